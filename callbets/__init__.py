@@ -1,0 +1,46 @@
+"""callbets: roulette called bets, spoken or typed, into the exact chips on the layout.
+
+>>> from callbets import parse
+>>> parse("voisins du zéro à 5", "fr").total
+45
+"""
+
+from .announcement import Announcement as Announcement
+from .announcement import Call as Call
+from .announcement import PlacedCall as PlacedCall
+from .announcement import Placement as Placement
+from .announcement import parse_notation as parse_notation
+from .errors import AmbiguousError as AmbiguousError
+from .errors import AnnouncementError as AnnouncementError
+from .errors import CallbetsError as CallbetsError
+from .errors import HouseError as HouseError
+from .errors import IllegalBetError as IllegalBetError
+from .errors import StakeError as StakeError
+from .errors import UnrecognizedError as UnrecognizedError
+from .house import House as House
+from .house import find_house as find_house
+from .layout import BetKind as BetKind
+from .layout import Position as Position
+from .parse import parse as parse
+from .readback import readback as readback
+
+__all__ = [
+    "AmbiguousError",
+    "Announcement",
+    "AnnouncementError",
+    "BetKind",
+    "Call",
+    "CallbetsError",
+    "House",
+    "HouseError",
+    "IllegalBetError",
+    "PlacedCall",
+    "Placement",
+    "Position",
+    "StakeError",
+    "UnrecognizedError",
+    "find_house",
+    "parse",
+    "parse_notation",
+    "readback",
+]

@@ -1,0 +1,121 @@
+"""The ``callbets`` command line.  A door: it parses arguments, calls the rooms, prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import TextIO
+
+from .errors import AnnouncementError, HouseError
+from .grammar import LANGUAGES
+from .house import DEFAULT_HOUSE, House, find_house, house_names
+from .parse import parse
+from .readback import readback
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+
+
+def _parse_json(text: str, lang: str, house: House) -> dict[str, object]:
+    try:
+        return parse(text, lang, house).to_json()
+    except AnnouncementError as err:
+        return {"input": text, "ok": False, "error": err.to_json()}
+
+
+def _jsonl(lines: Iterable[str], lang: str, house: House, out: TextIO) -> None:
+    for line in lines:
+        text = line.rstrip("\n")
+        if text.strip():
+            out.write(json.dumps(_parse_json(text, lang, house), ensure_ascii=False) + "\n")
+            out.flush()
+
+
+def _cmd_parse(args: argparse.Namespace) -> int:
+    house = find_house(args.house)
+    if args.jsonl is not None:
+        if args.text:
+            raise SystemExit("callbets parse: give TEXT or --jsonl, not both")
+        try:
+            if args.jsonl == "-":
+                _jsonl(sys.stdin, args.lang, house, sys.stdout)
+            else:
+                with open(args.jsonl, encoding="utf-8") as lines:
+                    _jsonl(lines, args.lang, house, sys.stdout)
+        except (OSError, UnicodeDecodeError) as err:
+            print(f"callbets parse: cannot read {args.jsonl}: {err}", file=sys.stderr)
+            return EXIT_REFUSED
+        return EXIT_OK
+    text = " ".join(args.text)
+    if not text.strip():
+        raise SystemExit("callbets parse: nothing to parse (give TEXT, or --jsonl FILE)")
+    if args.json:
+        result = _parse_json(text, args.lang, house)
+        print(json.dumps(result, ensure_ascii=False))
+        return EXIT_OK if result["ok"] else EXIT_REFUSED
+    try:
+        print(readback(parse(text, args.lang, house), args.lang, house))
+    except AnnouncementError as err:
+        print(f"refused ({err.kind}): {err.message}\n{err.caret()}", file=sys.stderr)
+        for reading in getattr(err, "readings", []):
+            print(f"  - {reading}", file=sys.stderr)
+        return EXIT_REFUSED
+    return EXIT_OK
+
+
+def _cmd_houses(args: argparse.Namespace) -> int:
+    for name in house_names():
+        print(f"{name:16} {find_house(name).description}")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``callbets`` (exposed for documentation and tests)."""
+    top = argparse.ArgumentParser(
+        prog="callbets",
+        description="Turn roulette called bets (French, Italian, English) into chips.",
+    )
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "parse",
+        help="parse an announcement into chip placements",
+        description="Parse an announcement into calls and chips, or refuse it with the reason.",
+        epilog='example: callbets parse --lang fr "voisins du zéro à 5"',
+    )
+    p.add_argument("text", nargs="*", metavar="TEXT", help="the announcement")
+    p.add_argument("--lang", choices=LANGUAGES, default="fr", help="language (default: fr)")
+    p.add_argument(
+        "--house",
+        default=DEFAULT_HOUSE,
+        metavar="NAME",
+        help=f"house profile name or .toml path (default: {DEFAULT_HOUSE}; see 'callbets houses')",
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="print the JSON contract")
+    mode.add_argument(
+        "--jsonl",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="read one announcement per line (stdin if FILE is absent or -), write JSON lines",
+    )
+    p.set_defaults(run=_cmd_parse)
+
+    h = sub.add_parser("houses", help="list the shipped house profiles")
+    h.set_defaults(run=_cmd_houses)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``callbets``; returns the exit code (0 ok, 1 refused, 2 usage)."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except HouseError as err:
+        print(f"callbets: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return EXIT_OK
+    return code

@@ -1,0 +1,82 @@
+"""The package's own exceptions.  Nothing else leaves the public API.
+
+An :class:`AnnouncementError` keeps the input, the column (0-based offset into the text
+as given) and a message a croupier can read.  Its ``kind`` is the name used in the JSON
+contract: ``unrecognized``, ``illegal``, ``ambiguous`` or ``stake``.
+"""
+
+from __future__ import annotations
+
+
+class CallbetsError(Exception):
+    """Base of every error callbets raises on purpose."""
+
+
+class HouseError(CallbetsError, ValueError):
+    """A house profile is unknown, unreadable or invalid."""
+
+
+class AnnouncementError(CallbetsError, ValueError):
+    """An announcement that cannot be turned into chips."""
+
+    kind = "announcement"
+
+    def __init__(self, message: str, text: str = "", column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        """What went wrong, in plain words."""
+        self.text = text
+        """The announcement as given."""
+        self.column = column
+        """0-based offset in ``text`` of the word at fault, if one is."""
+
+    def with_text(self, text: str) -> AnnouncementError:
+        """Return this error with the announcement text filled in."""
+        self.text = text
+        return self
+
+    def caret(self) -> str:
+        """The text with a caret line under the column at fault (two lines)."""
+        if self.column is None:
+            return self.text
+        return f"{self.text}\n{' ' * self.column}^"
+
+    def to_json(self) -> dict[str, object]:
+        """The ``error`` object of the JSON contract."""
+        return {"kind": self.kind, "message": self.message, "column": self.column}
+
+
+class UnrecognizedError(AnnouncementError):
+    """Words that are not a bet in this language (chatter, typos, unknown phrasing)."""
+
+    kind = "unrecognized"
+
+
+class IllegalBetError(AnnouncementError):
+    """Well-formed, but not a bet on this layout or at this house ("cheval 5/9")."""
+
+    kind = "illegal"
+
+
+class StakeError(AnnouncementError):
+    """The stake is missing its amount, is zero, or does not divide into pieces."""
+
+    kind = "stake"
+
+
+class AmbiguousError(AnnouncementError):
+    """More than one legal reading; the croupier must ask."""
+
+    kind = "ambiguous"
+
+    def __init__(
+        self, message: str, readings: list[str], text: str = "", column: int | None = None
+    ) -> None:
+        super().__init__(message, text, column)
+        self.readings = readings
+        """Each possible reading, in canonical notation."""
+
+    def to_json(self) -> dict[str, object]:
+        out = super().to_json()
+        out["readings"] = self.readings
+        return out

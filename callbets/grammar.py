@@ -1,0 +1,94 @@
+"""Load the grammar of a language: Lark parser, word lexicon and number composer.
+
+``grammar/shared.lark`` (the shape of an announcement) and ``grammar/<lang>.lark`` (the
+words) are read once per language and compiled for Lark's LALR parser, which is fed the
+tokens made by :mod:`callbets.lexicon` and :mod:`callbets.numbers` rather than raw text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token
+from lark.common import LexerConf
+from lark.lexer import Lexer
+
+from ._resources import grammar_dir
+from .lexicon import Lexicon, Tok
+from .numbers import Composer
+from .transform import ElementBuilder
+
+LANGUAGES: tuple[str, ...] = ("fr", "it", "en")
+"""The languages callbets speaks, in the order they are listed to users."""
+
+
+class _TokenFeed(Lexer):
+    """A Lark "lexer" that hands over tokens lexed beforehand."""
+
+    def __init__(self, conf: LexerConf) -> None:  # noqa: D107 - Lark's signature
+        self.conf = conf
+
+    def lex(self, data: Any) -> Iterator[Token]:  # type: ignore[override]
+        yield from data
+
+
+def _strip_accents(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def grammar_text(lang: str) -> str:
+    """The grammar of a language as Lark reads it (shared shape + the language's words).
+
+    :raises ValueError: an unknown language.
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language '{lang}' (known: {', '.join(LANGUAGES)})")
+    folder = grammar_dir()
+    shared = (folder / "shared.lark").read_text(encoding="utf-8")
+    words = (folder / f"{lang}.lark").read_text(encoding="utf-8")
+    return _strip_accents(shared + "\n" + words)
+
+
+@dataclass(frozen=True)
+class Language:
+    """Everything needed to read announcements in one language."""
+
+    code: str
+    """``fr``, ``it`` or ``en``."""
+    parser: Lark
+    """The LALR parser over pre-lexed tokens."""
+    lexicon: Lexicon
+    """Word phrases → terminals."""
+    composer: Composer
+    """How number words combine."""
+
+    def to_lark(self, toks: tuple[Tok, ...]) -> list[Token]:
+        """Lark tokens for a lexed, grouped token list (the value is the text or number)."""
+        out = []
+        for t in toks:
+            value = str(t.value) if t.type in ("NUMBER", "AMOUNT", "COUNT") else t.text
+            out.append(Token(t.type, value, start_pos=t.start, end_pos=t.end))
+        return out
+
+
+@cache
+def language(lang: str) -> Language:
+    """The compiled grammar of a language (cached).
+
+    :raises ValueError: an unknown language.
+    """
+    parser = Lark(
+        grammar_text(lang),
+        parser="lalr",
+        lexer=_TokenFeed,
+        start=["start", "lexicon"],
+        maybe_placeholders=False,
+        transformer=ElementBuilder(),
+    )
+    lexicon = Lexicon.from_parser(parser)
+    return Language(lang, parser, lexicon, Composer.from_lexicon(lexicon))

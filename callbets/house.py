@@ -1,0 +1,159 @@
+"""House profiles: the rules that differ between casinos, loaded from data files.
+
+A profile is a TOML file (the shipped ones are in ``callbets/houses/``; the keys are
+documented in ``callbets/houses/README.md``).  Code asks the profile; it never branches
+on a casino's name.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import HouseError
+
+DEFAULT_HOUSE = "venice-french"
+
+KNOWN_CALLS = frozenset(
+    {
+        "voisins", "tiers", "tiers_5_8_10_11", "gioco_ferrari", "tiers_plein",
+        "orphelins", "orphelins_plein", "jeu_zero", "nassa", "neighbours",
+        "finale_plein", "finale_cheval", "complete",
+    }
+)  # fmt: skip
+"""Every called bet a house may offer (rules.md 3.11)."""
+
+
+@dataclass(frozen=True)
+class House:
+    """One casino's answers to the questions of rules.md section 8 that matter for bets."""
+
+    name: str
+    """Short name, e.g. ``venice-french``."""
+    description: str
+    """One line for people."""
+    piece_value: int
+    """Stake per piece when an announcement names no stake."""
+    offered: frozenset[str]
+    """The called bets this house accepts (names as in the JSON contract)."""
+    orphelins_default: str
+    """``cheval`` (5 chips) or ``plein`` (8 chips) when "orphelins" is said alone."""
+    neighbours_default: int
+    """Neighbours each side when no count is said."""
+    neighbours_max: int
+    """Most neighbours each side the house plays."""
+    finale_zero_includes_0: bool
+    """Whether "finale 0" covers 0 as well as 10, 20, 30."""
+    horizontal_finales: frozenset[tuple[int, int]]
+    """The horizontal finales à cheval offered, as digit pairs."""
+    vertical_orphan_plein: bool
+    """Whether finales 4/7, 5/8, 6/9 add 34, 35, 36 straight up."""
+    complete_style: str
+    """``progressive`` (1/2/3/4/6 pieces) or ``flat`` (one piece per position)."""
+    complete_includes_zero_combinations: bool
+    """Whether the complete of 1, 2, 3 counts 0/1/2, 0/2/3 and 0/1/2/3."""
+    allow_24_numbers: bool
+    """Whether two dozens or two columns à cheval may be played."""
+    bare_amount: str
+    """``ask``: a bare number after a call is refused as ambiguous; ``per_piece``."""
+
+    def offers(self, call: str) -> bool:
+        """True when the house accepts this called bet."""
+        return call in self.offered
+
+
+def _get(data: dict[str, Any], path: str, kind: type, source: str) -> Any:
+    node: Any = data
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            raise HouseError(f"house file {source}: missing key '{path}'")
+        node = node[key]
+    if not isinstance(node, kind) or (kind is int and isinstance(node, bool)):
+        raise HouseError(f"house file {source}: '{path}' must be {kind.__name__}")
+    return node
+
+
+def _digit_pair(text: str, source: str) -> tuple[int, int]:
+    a, sep, b = text.partition("/")
+    if not (sep and a.isdigit() and b.isdigit()):
+        raise HouseError(f"house file {source}: bad finale '{text}' (write it as '8/9')")
+    return int(a), int(b)
+
+
+def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
+    """Build and check a house from parsed TOML data.
+
+    :raises HouseError: a key is missing, has the wrong type or an unknown value.
+    """
+    offered = frozenset(_get(data, "calls.offered", list, source))
+    unknown = offered - KNOWN_CALLS
+    if unknown:
+        raise HouseError(f"house file {source}: unknown called bets {sorted(unknown)}")
+    house = House(
+        name=_get(data, "name", str, source),
+        description=_get(data, "description", str, source),
+        piece_value=_get(data, "piece_value", int, source),
+        offered=offered,
+        orphelins_default=_get(data, "calls.orphelins_default", str, source),
+        neighbours_default=_get(data, "neighbours.default", int, source),
+        neighbours_max=_get(data, "neighbours.max", int, source),
+        finale_zero_includes_0=_get(data, "finales.zero_includes_0", bool, source),
+        horizontal_finales=frozenset(
+            _digit_pair(t, source) for t in _get(data, "finales.horizontal", list, source)
+        ),
+        vertical_orphan_plein=_get(data, "finales.vertical_orphan_plein", bool, source),
+        complete_style=_get(data, "complete.style", str, source),
+        complete_includes_zero_combinations=_get(
+            data, "complete.includes_zero_combinations", bool, source
+        ),
+        allow_24_numbers=_get(data, "layout.allow_24_numbers", bool, source),
+        bare_amount=_get(data, "stakes.bare_amount", str, source),
+    )
+    checks = [
+        (house.orphelins_default in ("cheval", "plein"), "calls.orphelins_default"),
+        (1 <= house.neighbours_default <= house.neighbours_max <= 9, "neighbours"),
+        (house.complete_style in ("progressive", "flat"), "complete.style"),
+        (house.bare_amount in ("ask", "per_piece"), "stakes.bare_amount"),
+        (house.piece_value > 0, "piece_value"),
+    ]
+    for ok, key in checks:
+        if not ok:
+            raise HouseError(f"house file {source}: bad value for '{key}'")
+    return house
+
+
+def house_names() -> list[str]:
+    """Names of the house profiles shipped with callbets."""
+    folder = resources.files("callbets") / "houses"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def find_house(name_or_path: str = DEFAULT_HOUSE) -> House:
+    """Load a shipped house by name (``venice-french``) or a profile file by path.
+
+    :raises HouseError: no such house, or the file is unreadable or invalid.
+    """
+    if name_or_path.endswith(".toml") or "/" in name_or_path:
+        path = Path(name_or_path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as err:
+            raise HouseError(f"cannot read house file {path}: {err.strerror}") from err
+        source = str(path)
+    else:
+        resource = resources.files("callbets") / "houses" / f"{name_or_path}.toml"
+        if not resource.is_file():
+            known = ", ".join(house_names())
+            raise HouseError(f"unknown house '{name_or_path}' (known: {known})")
+        text = resource.read_text(encoding="utf-8")
+        source = name_or_path
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise HouseError(f"house file {source} is not valid TOML: {err}") from err
+    return house_from_dict(data, source)

@@ -1,0 +1,221 @@
+"""The word lexicon of one language, read from the terminals of its Lark grammar.
+
+Every terminal of ``grammar/<lang>.lark`` whose pattern is a finite set of strings
+becomes a set of phrases (one or more words each).  The lexer matches whole words,
+always taking the longest phrase, so ``"tiers du cylindre"`` is one token and ``"un"``
+never matches inside ``"une"``.  Terminals with an infinite pattern (digits) are matched
+against one word at a time.
+
+Naming conventions (documented in ``grammar/README.md``):
+
+* ``N<value>`` terminals are number words (``N17: "dix sept"`` is not needed: ``dix`` and
+  ``sept`` compose); they never reach the parser, :mod:`callbets.numbers` groups them.
+* ``JOIN_TENS`` and ``JOIN_HUNDREDS`` list the words that may join parts of one number
+  (French ``vingt et un``, English ``one hundred and five``).  They are roles, not tokens.
+* ``%ignore``-d terminals are dropped (articles, politeness, currency).
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as sre_c  # noqa: PLC2701 - the stable home of the regex AST opcodes
+import re._parser as sre_parse  # noqa: PLC2701
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Lark
+
+from .errors import UnrecognizedError
+from .normalize import Word
+
+NUMBER_WORD = re.compile(r"N(\d+)$")
+JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
+_MAX_ALTERNATIVES = 2000
+
+
+class _Infinite(Exception):
+    """A terminal's pattern is not a finite set of strings."""
+
+
+def _expand(items: Any) -> list[str]:
+    """All strings matched by a parsed regex sequence (finite patterns only)."""
+    results = [""]
+    for op, arg in items:
+        if op is sre_c.LITERAL:
+            options = [chr(arg)]
+        elif op is sre_c.SUBPATTERN:
+            options = _expand(arg[-1])
+        elif op is sre_c.BRANCH:
+            options = [s for branch in arg[1] for s in _expand(branch)]
+        elif op is sre_c.IN:
+            options = []
+            for kind, value in arg:
+                if kind is not sre_c.LITERAL:
+                    raise _Infinite
+                options.append(chr(value))
+        elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
+            low, high, body = arg
+            if high is sre_c.MAXREPEAT or high > 3:
+                raise _Infinite
+            inner = _expand(body)
+            options = []
+            for k in range(low, high + 1):
+                options.extend(_power(inner, k))
+        else:
+            raise _Infinite
+        results = [a + b for a in results for b in options]
+        if len(results) > _MAX_ALTERNATIVES:
+            raise _Infinite
+    return results
+
+
+def _power(options: list[str], k: int) -> list[str]:
+    out = [""]
+    for _ in range(k):
+        out = [a + b for a in out for b in options]
+    return out
+
+
+def finite_strings(pattern: str) -> list[str] | None:
+    """Every string a regex matches, or None when there are too many or infinitely many."""
+    try:
+        return sorted(set(_expand(sre_parse.parse(pattern))))
+    except _Infinite:
+        return None
+
+
+def phrase_words(phrase: str) -> tuple[str, ...]:
+    """Split a grammar string the way input is split: ``"dell'otto"`` → ``("dell'", "otto")``."""
+    return tuple(re.findall(r"\d+[a-z]+|\d+|[a-z]+'?|[/,&+]", phrase))
+
+
+@dataclass(frozen=True)
+class Tok:
+    """One lexed token: a terminal name, its text and where it came from."""
+
+    type: str
+    """Terminal name (``TIERS``, ``N17``, ``DIGITS``; ``NUMBER`` once grouped)."""
+    text: str
+    """The normalised words it covers."""
+    start: int
+    """0-based offset in the original text."""
+    end: int
+    """Offset just past it in the original text."""
+    value: int | None = None
+    """The number it stands for, for number tokens."""
+    glued: bool = False
+    """Part of a word written as one (``duecento``): it must stay in the same number."""
+
+
+@dataclass
+class Lexicon:
+    """Phrases and patterns of one language's terminals, ready to lex words."""
+
+    phrases: dict[tuple[str, ...], str] = field(default_factory=dict)
+    """Word sequence → terminal name."""
+    patterns: list[tuple[re.Pattern[str], str]] = field(default_factory=list)
+    """Single-word patterns for infinite terminals (digits)."""
+    ignored: frozenset[str] = frozenset()
+    """Terminals dropped by the lexer."""
+    number_values: dict[str, int] = field(default_factory=dict)
+    """Number word → its value."""
+    joins: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Role (``JOIN_TENS``…) → the words that play it."""
+    longest: int = 1
+    """Most words in one phrase."""
+
+    @classmethod
+    def from_parser(cls, parser: Lark) -> Lexicon:
+        """Read the terminals of a compiled grammar.
+
+        :raises ValueError: two terminals claim the same phrase.
+        """
+        lex = cls(ignored=frozenset(parser.ignore_tokens))
+        joins: dict[str, set[str]] = {role: set() for role in JOIN_ROLES}
+        for term in parser.terminals:
+            strings = (
+                [term.pattern.value]
+                if term.pattern.type == "str"
+                else finite_strings(term.pattern.to_regexp())
+            )
+            if strings is None:
+                lex.patterns.append((re.compile(term.pattern.to_regexp()), term.name))
+                continue
+            for s in strings:
+                words = phrase_words(s)
+                if term.name in JOIN_ROLES:
+                    joins[term.name].update(words)
+                    continue
+                other = lex.phrases.get(words)
+                if other is not None and other != term.name:
+                    raise ValueError(f"'{s}' is claimed by both {other} and {term.name}")
+                lex.phrases[words] = term.name
+                lex.longest = max(lex.longest, len(words))
+                number = NUMBER_WORD.match(term.name)
+                if number:
+                    lex.number_values[" ".join(words)] = int(number.group(1))
+        lex.joins = {role: frozenset(ws) for role, ws in joins.items()}
+        return lex
+
+    def vocabulary(self) -> list[str]:
+        """Every word the language knows, sorted (for recognisers and completion)."""
+        return sorted({w for phrase in self.phrases for w in phrase if w.isalpha() or "'" in w})
+
+    def lex(self, words: list[Word], text: str) -> Iterator[Tok]:
+        """Turn words into terminals, longest phrase first.
+
+        A word nothing matches may be several number words written together
+        (``centocinquanta``); such parts come out marked ``glued``.
+
+        :raises UnrecognizedError: a word that is not in the language.
+        """
+        i = 0
+        while i < len(words):
+            match = self._longest(words, i)
+            if match is None:
+                yield from self._single(words[i], text)
+                i += 1
+                continue
+            name, n = match
+            if name not in self.ignored:
+                span = " ".join(w.text for w in words[i : i + n])
+                yield Tok(name, span, words[i].start, words[i + n - 1].end, self._value(name))
+            i += n
+
+    def _longest(self, words: list[Word], i: int) -> tuple[str, int] | None:
+        for n in range(min(self.longest, len(words) - i), 0, -1):
+            name = self.phrases.get(tuple(w.text for w in words[i : i + n]))
+            if name is not None:
+                return name, n
+        return None
+
+    @staticmethod
+    def _value(name: str) -> int | None:
+        number = NUMBER_WORD.match(name)
+        return int(number.group(1)) if number else None
+
+    def _single(self, word: Word, text: str) -> Iterator[Tok]:
+        for pattern, name in self.patterns:
+            if pattern.fullmatch(word.text):
+                value = int(word.text) if word.text.isdigit() else None
+                yield Tok(name, word.text, word.start, word.end, value)
+                return
+        parts = self._glued_numbers(word.text)
+        if parts is None:
+            raise UnrecognizedError(f"unknown word '{text[word.start:word.end]}'", text, word.start)
+        for part in parts:
+            name = self.phrases[(part,)]
+            yield Tok(name, part, word.start, word.end, self._value(name), glued=True)
+
+    def _glued_numbers(self, word: str) -> list[str] | None:
+        """Split ``duecentocinquanta`` into number words, or None."""
+        if not word:
+            return []
+        for cut in range(len(word), 0, -1):
+            head = word[:cut]
+            if head in self.number_values:
+                rest = self._glued_numbers(word[cut:])
+                if rest is not None:
+                    return [head, *rest]
+        return None

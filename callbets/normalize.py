@@ -1,0 +1,110 @@
+"""Text normalisation shared by typed and recognised input.
+
+Case, accents, apostrophe styles, hyphens and punctuation are folded away so that the
+grammar is written in one small alphabet: lowercase ``a-z``, digits, ``/``, ``,``, ``'``,
+``&`` and ``+``.  Every word keeps the span it came from in the original text, so
+errors can point at it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+
+from .errors import StakeError, UnrecognizedError
+
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'"})
+_DASHES = str.maketrans({"–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-"})
+
+_WORD = re.compile(
+    r"""
+    (?P<decimal>\d+(?:[.,]\d+)+)    # 2,5  1.000  1,9,14
+  | (?P<ordinal>\d+[a-z]+)          # 1er 2e 3rd 12p
+  | (?P<digits>\d+)
+  | (?P<word>[a-z]+'?)              # l' dell' s'
+  | (?P<slash>/|(?<=\d)\s*-\s*(?=\d))   # 5/8 and 5-8
+  | (?P<comma>[,;])
+  | (?P<symbol>[&+])
+  | (?P<skip>[\s\-.!?:"()\[\]€$£'])
+  | (?P<other>.)
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of normalised text and where it came from."""
+
+    text: str
+    """The normalised word (``"zero"``, ``"17"``, ``"/"``)."""
+    start: int
+    """0-based offset of its first character in the original text."""
+    end: int
+    """Offset just past its last character in the original text."""
+
+
+@cache
+def fold_char(c: str) -> str:
+    """Lowercase, accent-free form of one character (may be empty or several chars)."""
+    decomposed = unicodedata.normalize("NFKD", c.translate(_APOSTROPHES).translate(_DASHES))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def fold(text: str) -> str:
+    """Fold a whole string: ``"Zéro À Cheval"`` becomes ``"zero a cheval"``."""
+    return "".join(fold_char(c) for c in text)
+
+
+def _folded_with_origins(text: str) -> tuple[str, list[int]]:
+    out: list[str] = []
+    origin: list[int] = []
+    for i, c in enumerate(text):
+        f = fold_char(c)
+        out.append(f)
+        origin.extend([i] * len(f))
+    origin.append(len(text))
+    return "".join(out), origin
+
+
+def _split_decimal(raw: str, start: int, origin: list[int], text: str) -> list[Word]:
+    """``1,9,14`` is a list of numbers; ``2,5`` or ``1.000`` is refused as unclear."""
+    parts = re.split(r"([.,])", raw)
+    seps = parts[1::2]
+    if "." in seps or len(seps) == 1:
+        raise StakeError(
+            f"'{raw}' is unclear: amounts are whole pieces, and numbers are separated by spaces",
+            text,
+            origin[start],
+        )
+    words: list[Word] = []
+    pos = start
+    for part in parts:
+        words.append(Word(part, origin[pos], origin[pos + len(part)]))
+        pos += len(part)
+    return words
+
+
+def words(text: str) -> list[Word]:
+    """Split text into normalised words with their original spans.
+
+    :raises UnrecognizedError: a character that has no place in an announcement.
+    :raises StakeError: a decimal amount such as ``2,5``.
+    """
+    folded, origin = _folded_with_origins(text)
+    out: list[Word] = []
+    for m in _WORD.finditer(folded):
+        kind = m.lastgroup
+        start, end = m.start(), m.end()
+        if kind == "skip":
+            continue
+        if kind == "other":
+            raise UnrecognizedError(f"unexpected character '{text[origin[start]]}'", text, origin[start])
+        if kind == "decimal":
+            out.extend(_split_decimal(m.group(), start, origin, text))
+            continue
+        value = "/" if kind == "slash" else "," if kind == "comma" else m.group()
+        out.append(Word(value, origin[start], origin[end]))
+    return out

@@ -1,0 +1,245 @@
+"""Group runs of number words into numbers, in every way the words allow.
+
+Speech recognisers write numbers as words, and people say them without commas:
+"trente deux trente cinq" is 32 then 35, "cheval dix sept" is the split 7/10.  This
+module turns a run of number words into each possible sequence of numbers, longest
+numbers first (the reading people usually mean); :mod:`callbets.parse` tries them in
+that order and keeps the legal ones.
+
+How words compose is language-neutral arithmetic over the values the grammar gives its
+``N<value>`` terminals:
+
+* a *ten* (10, 20, … 90) followed by a unit (1-9) adds up, unless the language has a
+  word of its own for the sum (English says "seventeen", so "ten seven" is 10 then 7;
+  French has no word for 17, so "dix sept" is 17);
+* a ten followed by a teen (10-19) adds up only when the language has no word for the
+  next ten (French "soixante et onze" is 71 because French has no word for 70);
+* a ``JOIN_TENS`` word may sit between a ten and what follows ("vingt et un");
+* ``[unit] 100 [rest]`` and ``[1-999] 1000 [rest]`` multiply and add, with an optional
+  ``JOIN_HUNDREDS`` word before the rest ("one hundred and five");
+* zero stands alone; digits stand alone and never compose with words.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from .lexicon import Lexicon, Tok
+
+MAX_READINGS = 256
+"""More groupings than this are not explored (a run of number words that long is noise)."""
+
+
+@dataclass(frozen=True)
+class Composer:
+    """Composes number words for one language."""
+
+    values_with_a_word: frozenset[int]
+    """Every value the language has a single lexicon entry for."""
+    join_tens: frozenset[str]
+    """Words that may join a ten and a unit."""
+    join_hundreds: frozenset[str]
+    """Words that may join hundreds or thousands and the rest."""
+
+    @classmethod
+    def from_lexicon(cls, lexicon: Lexicon) -> Composer:
+        """Read the number words and join roles of a lexicon."""
+        return cls(
+            frozenset(lexicon.number_values.values()),
+            lexicon.joins.get("JOIN_TENS", frozenset()),
+            lexicon.joins.get("JOIN_HUNDREDS", frozenset()),
+        )
+
+    def value(self, toks: Sequence[Tok]) -> int | None:
+        """The number a sequence of number words (and join words) says, or None."""
+        if len(toks) == 1 and toks[0].value == 0:
+            return 0
+        if any(t.value == 0 for t in toks):
+            return None
+        return self._below_million(list(toks))
+
+    def _is_join(self, tok: Tok, words: frozenset[str]) -> bool:
+        return tok.value is None and tok.text in words
+
+    def _rest(self, toks: list[Tok], limit: int) -> int | None:
+        """The part after a multiplier: empty, or an optional join word then a number."""
+        if not toks:
+            return 0
+        if self._is_join(toks[0], self.join_hundreds):
+            toks = toks[1:]
+            if not toks:
+                return None
+        v = self._below_thousand(toks) if limit == 1000 else self._below_hundred(toks)
+        return v if v is not None and 0 < v < limit else None
+
+    def _below_million(self, toks: list[Tok]) -> int | None:
+        k = _index_of(toks, 1000)
+        if k is None:
+            return self._below_thousand(toks)
+        if k < 0:
+            return None
+        head = 1 if k == 0 else self._below_thousand(toks[:k])
+        rest = self._rest(toks[k + 1 :], 1000)
+        if head is None or rest is None:
+            return None
+        return head * 1000 + rest
+
+    def _below_thousand(self, toks: list[Tok]) -> int | None:
+        k = _index_of(toks, 100)
+        if k is None:
+            return self._below_hundred(toks)
+        if k < 0 or k > 1:
+            return None
+        head = 1 if k == 0 else toks[0].value
+        if head is None or not 1 <= head <= 9:
+            return None
+        rest = self._rest(toks[k + 1 :], 100)
+        if rest is None:
+            return None
+        return head * 100 + rest
+
+    def _below_hundred(self, toks: list[Tok]) -> int | None:
+        if len(toks) == 1:
+            v = toks[0].value
+            return v if v is not None and v < 100 else None
+        ten, rest = toks[0], toks[1:]
+        if ten.value is None or ten.value % 10 or not 10 <= ten.value <= 90:
+            return None
+        if self._is_join(rest[0], self.join_tens):
+            rest = rest[1:]
+        if len(rest) != 1 or rest[0].value is None:
+            return None
+        part = rest[0].value
+        total = ten.value + part
+        if 1 <= part <= 9:
+            return None if total in self.values_with_a_word else total
+        if 10 <= part <= 19 and ten.value + 10 not in self.values_with_a_word:
+            return None if total in self.values_with_a_word else total
+        return None
+
+
+def _index_of(toks: list[Tok], value: int) -> int | None:
+    """Where the one word worth ``value`` is; None if absent, -1 if there are several."""
+    found = [i for i, t in enumerate(toks) if t.value == value]
+    if not found:
+        return None
+    return found[0] if len(found) == 1 else -1
+
+
+def _is_number_word(tok: Tok) -> bool:
+    return tok.value is not None and tok.type != "DIGITS"
+
+
+def _number(toks: Sequence[Tok], value: int) -> Tok:
+    text = " ".join(t.text for t in toks)
+    return Tok("NUMBER", text, toks[0].start, toks[-1].end, value)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A stretch of the token list holding number words (and join words between them)."""
+
+    start: int
+    end: int
+
+
+def _runs(toks: list[Tok], joins: frozenset[str]) -> list[Run]:
+    runs: list[Run] = []
+    i = 0
+    while i < len(toks):
+        if not _is_number_word(toks[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(toks):
+            if _is_number_word(toks[j]):
+                j += 1
+            elif toks[j].text in joins and j + 1 < len(toks) and _is_number_word(toks[j + 1]):
+                j += 2
+            else:
+                break
+        runs.append(Run(i, j))
+        i = j
+    return runs
+
+
+def _splits_glued(toks: Sequence[Tok], j: int) -> bool:
+    """True when cutting before index j would split a word written as one."""
+    return (
+        0 < j < len(toks)
+        and toks[j - 1].glued
+        and toks[j].glued
+        and toks[j - 1].start == toks[j].start
+    )
+
+
+def _segmentations(composer: Composer, toks: Sequence[Tok]) -> Iterator[list[Tok]]:
+    """Every way to read a run as numbers (join words left standing), longest first."""
+    if not toks:
+        yield []
+        return
+    if not _is_number_word(toks[0]):  # a join word standing between two numbers
+        for rest in _segmentations(composer, toks[1:]):
+            yield [toks[0], *rest]
+        return
+    for j in range(len(toks), 0, -1):
+        if not _is_number_word(toks[j - 1]) or _splits_glued(toks, j):
+            continue
+        value = composer.value(toks[:j])
+        if value is None:
+            continue
+        for rest in _segmentations(composer, toks[j:]):
+            yield [_number(toks[:j], value), *rest]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way of grouping every run of number words in an announcement."""
+
+    tokens: tuple[Tok, ...]
+    """The token list with numbers grouped and retyped."""
+    rank: tuple[int, ...]
+    """For each run, the position of its grouping in longest-first order (0 = longest)."""
+
+    def dominates(self, other: Reading) -> bool:
+        """True when this reading takes numbers at least as long in every run."""
+        return self.rank != other.rank and all(a <= b for a, b in zip(self.rank, other.rank))
+
+
+RETYPE_BEFORE = {"EACH": "AMOUNT", "IN_ALL": "AMOUNT", "NEIGHBOURS": "COUNT"}
+"""A number just before one of these terminals is a stake amount or a neighbour count."""
+
+
+def _retype(toks: list[Tok]) -> tuple[Tok, ...]:
+    out = []
+    for i, tok in enumerate(toks):
+        if tok.type == "DIGITS":
+            tok = replace(tok, type="NUMBER")
+        if tok.type == "NUMBER" and i + 1 < len(toks):
+            new = RETYPE_BEFORE.get(toks[i + 1].type)
+            if new:
+                tok = replace(tok, type=new)
+        out.append(tok)
+    return tuple(out)
+
+
+def readings(composer: Composer, toks: list[Tok]) -> Iterator[Reading]:
+    """Every grouping of the number words in ``toks``, the all-longest one first."""
+    runs = _runs(toks, composer.join_tens | composer.join_hundreds)
+    options = [list(itertools.islice(_segmentations(composer, toks[r.start : r.end]), 32)) for r in runs]
+    if any(not o for o in options):
+        # A run no grouping can read (e.g. "cent cent"): let the parser report it.
+        yield Reading(_retype(toks), ())
+        return
+    combos = itertools.product(*(range(len(o)) for o in options))
+    for ranks in itertools.islice(combos, MAX_READINGS):
+        out: list[Tok] = []
+        pos = 0
+        for run, segs, k in zip(runs, options, ranks):
+            out.extend(toks[pos : run.start])
+            out.extend(segs[k])
+            pos = run.end
+        out.extend(toks[pos:])
+        yield Reading(_retype(out), tuple(ranks))

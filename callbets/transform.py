@@ -1,0 +1,119 @@
+"""The one transformer for every language: parse tree → a flat list of elements.
+
+The grammar reads an announcement as pieces (``shared.lark``); each piece becomes one
+element here.  Element kinds and word concepts are language-neutral names taken from
+the terminal names of the grammar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Token, Transformer, Tree
+
+from .errors import StakeError
+
+
+@dataclass(frozen=True)
+class Nums:
+    """Numbers said together ("5/8", "cinq huit"): one position, or several centres."""
+
+    numbers: tuple[int, ...]
+    start: int
+
+
+@dataclass(frozen=True)
+class Sep:
+    """A separator: ``and`` (et, e, and), ``comma`` or ``with`` (avec, con, with)."""
+
+    kind: str
+    start: int
+
+
+@dataclass(frozen=True)
+class WordEl:
+    """A word naming or qualifying a bet; ``concept`` is its terminal name, lowercased."""
+
+    concept: str
+    text: str
+    start: int
+
+
+@dataclass(frozen=True)
+class NeighboursEl:
+    """"les voisins", "trois voisins" (``of`` False) or "les voisins du" (``of`` True)."""
+
+    count: int | None
+    of: bool
+    start: int
+
+
+@dataclass(frozen=True)
+class StakeEl:
+    """A stake: ``piece`` (per piece), ``total``, or ``either`` (the parser must ask)."""
+
+    kind: str
+    amount: int
+    text: str
+    start: int
+    end: int
+
+
+Element = Nums | Sep | WordEl | NeighboursEl | StakeEl
+
+
+def _amount(tokens: list[Token]) -> Token:
+    return next(t for t in tokens if t.type in ("NUMBER", "AMOUNT"))
+
+
+class ElementBuilder(Transformer[Token, Any]):
+    """Builds :data:`Element` s; a rule it does not know is a bug, and raises."""
+
+    def __default__(self, data: Any, children: Any, meta: Any) -> Any:
+        if str(data).startswith("_"):  # inlined helper rules: Lark splices their children
+            return Tree(data, children, meta)
+        raise NotImplementedError(f"grammar rule '{data}' has no meaning in callbets")
+
+    def start(self, children: list[Element]) -> list[Element]:
+        return children
+
+    def numbers(self, children: list[Token]) -> Nums:
+        nums = tuple(int(t) for t in children if t.type == "NUMBER")
+        return Nums(nums, children[0].start_pos or 0)
+
+    def word(self, children: list[Token]) -> WordEl:
+        (tok,) = children
+        return WordEl(tok.type.lower(), str(tok), tok.start_pos or 0)
+
+    def neighbours(self, children: list[Token]) -> NeighboursEl:
+        count = int(children[0]) if children[0].type == "COUNT" else None
+        return NeighboursEl(count, False, children[0].start_pos or 0)
+
+    def neighbours_of(self, children: list[Token]) -> NeighboursEl:
+        count = int(children[0]) if children[0].type == "COUNT" else None
+        return NeighboursEl(count, True, children[0].start_pos or 0)
+
+    def sep(self, children: list[Token]) -> Sep:
+        (tok,) = children
+        return Sep({"AND": "and", "COMMA": "comma", "WITH": "with"}[tok.type], tok.start_pos or 0)
+
+    def stake(self, children: list[StakeEl]) -> StakeEl:
+        return children[0]
+
+    def _stake(self, kind: str, children: list[Token]) -> StakeEl:
+        amount = _amount(children)
+        start, end = children[0].start_pos or 0, children[-1].end_pos or 0
+        text = " ".join(str(t) for t in children)
+        if int(amount) == 0:
+            raise StakeError("a stake of zero is not a bet", column=amount.start_pos)
+        return StakeEl(kind, int(amount), text, start, end)
+
+    def per_piece(self, children: list[Token]) -> StakeEl:
+        return self._stake("piece", children)
+
+    def total(self, children: list[Token]) -> StakeEl:
+        return self._stake("total", children)
+
+    def either(self, children: list[Token]) -> StakeEl:
+        return self._stake("either", children)
