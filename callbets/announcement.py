@@ -15,6 +15,7 @@ from .errors import IllegalBetError
 from .house import House
 from .layout import (
     SIMPLE_CHANCES,
+    TWENTY_FOUR,
     BetKind,
     Number,
     Position,
@@ -80,7 +81,10 @@ class Call:
         :raises IllegalBetError: the house does not play it, or it is not a legal bet.
         """
         if not self.is_called_bet:
-            return ((self.position(), 1),)
+            position = self.position()
+            if position.kind in TWENTY_FOUR and not house.allow_24_numbers:
+                raise IllegalBetError("two dozens or two columns à cheval are not played here")
+            return ((position, 1),)
         if not house.offers(self.name):
             raise IllegalBetError(f"{self.name.replace('_', ' ')} is not played at this house")
         if self.name in catalogue.FIXED:

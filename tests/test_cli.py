@@ -1,0 +1,59 @@
+"""The command line, run the way users and other tools run it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from callbets.cli import main
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "callbets", *args], input=stdin, capture_output=True, text=True
+    )
+
+
+def test_parse_readback(capsys):
+    assert main(["parse", "--lang", "fr", "voisins du zéro à 5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("voisins du zéro, 9 pièces à 5 = 45")
+    assert "street 0/2/3 ×2 = 10" in out
+
+
+def test_parse_refusal_has_reason_and_caret(capsys):
+    assert main(["parse", "cheval 5/9"]) == 1
+    err = capsys.readouterr().err
+    assert "refused (illegal)" in err and "\n       ^" in err
+
+
+def test_json_contract(capsys):
+    assert main(["parse", "--json", "--lang", "it", "serie 5/8 da 10"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] and data["total"] == 60 and data["calls"][0]["call"] == "tiers"
+
+
+def test_jsonl_from_stdin_keeps_order_and_skips_blank_lines():
+    proc = run("parse", "--lang", "en", "--jsonl", stdin="tiers by 5\n\nsplit 4/8\nred at 10\n")
+    assert proc.returncode == 0
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [line["input"] for line in lines] == ["tiers by 5", "split 4/8", "red at 10"]
+    assert [line["ok"] for line in lines] == [True, False, True]
+    assert lines[1]["error"]["kind"] == "illegal"
+
+
+def test_jsonl_unreadable_file_exits_nonzero():
+    proc = run("parse", "--jsonl", "/nonexistent/file.txt")
+    assert proc.returncode == 1 and "cannot read" in proc.stderr
+
+
+def test_unknown_house_is_a_clear_usage_error(capsys):
+    assert main(["parse", "--house", "nowhere", "voisins"]) == 2
+    assert "unknown house 'nowhere'" in capsys.readouterr().err
+
+
+def test_houses_lists_profiles(capsys):
+    assert main(["houses"]) == 0
+    out = capsys.readouterr().out
+    assert "venice-french" in out and "venice-fair" in out and "france" in out

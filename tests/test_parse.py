@@ -1,0 +1,161 @@
+"""Parser behaviour: the contract, refusals, spoken numbers, stakes, house rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from callbets import (
+    AmbiguousError,
+    IllegalBetError,
+    StakeError,
+    UnrecognizedError,
+    find_house,
+    parse,
+)
+
+
+def notation(text: str, lang: str = "fr", house: str = "venice-french") -> str:
+    return parse(text, lang, find_house(house)).notation()
+
+
+def test_contract_example_voisins():
+    a = parse("voisins du zéro à 5", "fr")
+    data = a.to_json()
+    assert data["ok"] is True and data["total"] == 45
+    (call,) = data["calls"]
+    assert call["call"] == "voisins" and call["pieces"] == 9 and call["unit"] == 5
+    assert {"bet": "street", "numbers": [0, 2, 3], "pieces": 2, "amount": 10} in call["placements"]
+    assert {"bet": "corner", "numbers": [25, 26, 28, 29], "pieces": 2, "amount": 10} in call["placements"]
+
+
+def test_contract_example_illegal_split():
+    with pytest.raises(IllegalBetError) as info:
+        parse("cheval 5/9", "fr")
+    err = info.value.to_json()
+    assert err["kind"] == "illegal" and err["column"] == 7
+    assert err["message"].startswith("no split 5/9: 5 and 9 are not next to each other")
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("cheval dix sept", "fr", "split 7/10 x1"),
+        ("finale en plein neuf trois par pièce", "fr", "finale_plein 9 x3"),
+        ("trente deux trente cinq", "fr", "split 32/35 x1"),
+        ("transversale dix neuf vingt et un par deux", "fr", "street 19/20/21 x2"),
+        ("thirty three and neighbours fifty each", "en", "neighbours 33 x50"),
+        ("dix sept et les voisins à cinq", "fr", "neighbours 17 x5"),
+        ("finale huit neuf à dix", "fr", "finale_cheval 8/9 x10"),
+        ("vingt et un en plein", "fr", "straight 21 x1"),
+        ("tiers à soixante et onze", "fr", "tiers x71"),
+        ("tiers à quatre vingt dix", "fr", "tiers x90"),
+        ("tiers à deux cents", "fr", "tiers x200"),
+        ("tiers by one hundred and fifty", "en", "tiers x150"),
+        ("serie cinque otto da duecentocinquanta", "it", "tiers x250"),
+        ("il trentatré con i vicini da dieci", "it", "neighbours 33 x10"),
+        ("split ten thirteen", "en", "split 10/13 x1"),
+    ],
+)
+def test_spoken_numbers(text, lang, expected):
+    assert notation(text, lang) == expected
+
+
+def test_number_words_follow_the_language():
+    # English has a word for 17, so "ten seven" is two numbers: the split 7/10.
+    assert notation("split ten seven", "en") == "split 7/10 x1"
+    # Italian has a word for 21, so "venti uno" is 20 then 1: no such position.
+    with pytest.raises(IllegalBetError):
+        parse("cavallo venti uno", "it")
+
+
+def test_longest_reading_rules_run_by_run():
+    from callbets.numbers import Reading
+
+    greedy, first_short, second_short = Reading((), (0, 0)), Reading((), (1, 0)), Reading((), (0, 1))
+    assert greedy.dominates(first_short) and greedy.dominates(second_short)
+    assert not first_short.dominates(second_short) and not second_short.dominates(first_short)
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("rien ne va plus", UnrecognizedError),
+        ("faites vos jeux", UnrecognizedError),
+        ("bonjour madame", UnrecognizedError),
+        ("cheval 17/21", IllegalBetError),
+        ("39 en plein", IllegalBetError),
+        ("carré 6/10", IllegalBetError),
+        ("voisins à 0", StakeError),
+        ("voisins à", StakeError),
+        ("tiers pour 45", StakeError),
+        ("voisins 45", AmbiguousError),
+        ("à refaire", UnrecognizedError),
+        ("voisins à 2,5", StakeError),
+    ],
+)
+def test_refusals(text, error):
+    with pytest.raises(error) as info:
+        parse(text, "fr")
+    assert info.value.text == text and info.value.message
+
+
+def test_refusal_points_at_the_problem():
+    with pytest.raises(StakeError) as info:
+        parse("voisins par", "fr")
+    assert info.value.column == len("voisins par")
+    with pytest.raises(UnrecognizedError) as info2:
+        parse("tiers et blorp", "fr")
+    assert info2.value.column == len("tiers et ")
+
+
+def test_stakes_apply_backwards_to_unstaked_calls():
+    assert notation("voisins et orphelins à 5") == "voisins x5 ; orphelins x5"
+    assert notation("voisins à 5 et tiers à 10") == "voisins x5 ; tiers x10"
+    assert notation("voisins à 5 et tiers") == "voisins x5 ; tiers x1"
+    assert notation("voisins et orphelins pour 70") == "voisins x5 ; orphelins x5"
+
+
+def test_italian_per_is_ambiguous():
+    with pytest.raises(AmbiguousError) as info:
+        parse("serie 5/8 per 60", "it")
+    assert info.value.readings == ["tiers x60", "tiers x10"]
+
+
+def test_zero_and_neighbours_is_not_voisins():
+    assert notation("zéro et les voisins") == "neighbours 0 x1"
+    assert notation("zero and the neighbours", "en") == "neighbours 0 x1"
+    assert notation("zero con i vicini", "it") == "neighbours 0 x1"
+    assert notation("les voisins") == "voisins x1"
+
+
+def test_house_rules_are_data():
+    assert notation("orphelins", house="venice-french") == "orphelins x1"
+    with pytest.raises(IllegalBetError, match="not played"):
+        parse("nassa", "it", find_house("france"))
+    with pytest.raises(IllegalBetError, match="1 to 2"):
+        parse("17 et trois voisins", "fr", find_house("venice-fair"))
+    assert notation("17 et trois voisins", house="france") == "neighbours 17 n3 x1"
+    assert notation("vingt-quatre premiers", house="france") == "two_dozens 1-2 x1"
+    with pytest.raises(IllegalBetError):
+        parse("vingt-quatre premiers", "fr")
+
+
+def test_neighbours_of_juxtaposed_numbers_asks():
+    with pytest.raises(AmbiguousError):
+        parse("17 2 voisins", "fr")
+
+
+def test_filler_case_and_accents_do_not_matter():
+    a = notation("LES VOISINS DU ZERO, s'il vous plaît, à 5 euros")
+    assert a == "voisins x5"
+    assert notation("a cheval 12/15 per favore", "it") == "split 12/15 x1"
+    assert notation("Tiers by 5 please", "en") == "tiers x5"
+
+
+def test_unknown_house_and_language():
+    from callbets import HouseError
+
+    with pytest.raises(HouseError, match="unknown house"):
+        find_house("monte-carlo")
+    with pytest.raises(ValueError, match="unknown language"):
+        parse("voisins", "de")
