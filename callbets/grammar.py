@@ -89,6 +89,7 @@ def language(lang: str) -> Language:
         start=["start", "lexicon"],
         maybe_placeholders=False,
         transformer=ElementBuilder(),
+        cache=True,
     )
     lexicon = Lexicon.from_parser(parser)
     return Language(lang, parser, lexicon, Composer.from_lexicon(lexicon))

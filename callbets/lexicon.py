@@ -122,8 +122,8 @@ class Lexicon:
     """Number word → its value."""
     joins: dict[str, frozenset[str]] = field(default_factory=dict)
     """Role (``JOIN_TENS``…) → the words that play it."""
-    longest: int = 1
-    """Most words in one phrase."""
+    lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """First word → the lengths of the phrases it starts, longest first."""
 
     @classmethod
     def from_parser(cls, parser: Lark) -> Lexicon:
@@ -131,7 +131,7 @@ class Lexicon:
 
         :raises ValueError: two terminals claim the same phrase.
         """
-        lex = cls(ignored=frozenset(parser.ignore_tokens))
+        lex = cls(ignored=frozenset(parser.lexer_conf.ignore))
         joins: dict[str, set[str]] = {role: set() for role in JOIN_ROLES}
         for term in parser.terminals:
             strings = (
@@ -151,11 +151,14 @@ class Lexicon:
                 if other is not None and other != term.name:
                     raise ValueError(f"'{s}' is claimed by both {other} and {term.name}")
                 lex.phrases[words] = term.name
-                lex.longest = max(lex.longest, len(words))
                 number = NUMBER_WORD.match(term.name)
                 if number:
                     lex.number_values[" ".join(words)] = int(number.group(1))
         lex.joins = {role: frozenset(ws) for role, ws in joins.items()}
+        starts: dict[str, set[int]] = {}
+        for words in lex.phrases:
+            starts.setdefault(words[0], set()).add(len(words))
+        lex.lengths = {w: tuple(sorted(ns, reverse=True)) for w, ns in starts.items()}
         return lex
 
     def vocabulary(self) -> list[str]:
@@ -184,7 +187,9 @@ class Lexicon:
             i += n
 
     def _longest(self, words: list[Word], i: int) -> tuple[str, int] | None:
-        for n in range(min(self.longest, len(words) - i), 0, -1):
+        for n in self.lengths.get(words[i].text, ()):
+            if i + n > len(words):
+                continue
             name = self.phrases.get(tuple(w.text for w in words[i : i + n]))
             if name is not None:
                 return name, n

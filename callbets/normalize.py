@@ -59,6 +59,8 @@ def fold(text: str) -> str:
 
 
 def _folded_with_origins(text: str) -> tuple[str, list[int]]:
+    if text.isascii() and "`" not in text:  # the common case: nothing to fold but case
+        return text.lower(), list(range(len(text) + 1))
     out: list[str] = []
     origin: list[int] = []
     for i, c in enumerate(text):

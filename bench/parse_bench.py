@@ -1,0 +1,70 @@
+"""Parser benchmark: cold start of `callbets parse` and in-process parse rate per language.
+
+Reports rates and ratios, not pass/fail timings.  Run: python bench/parse_bench.py
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from callbets import AnnouncementError, parse
+from callbets.grammar import language
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.jsonl"))
+SAMPLE = ROOT.parent / "shared" / "corpus" / "sample.jsonl"
+
+
+def announcements() -> dict[str, list[str]]:
+    """Typical announcements per language, from the project's corpus and the shared sample."""
+    texts: dict[str, list[str]] = {"fr": [], "it": [], "en": []}
+    for path in [*CORPUS, SAMPLE]:
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    case = json.loads(line)
+                    texts[case["lang"]].append(case["text"])
+    return texts
+
+
+def cold_start(lang: str, runs: int = 5) -> float:
+    """Median seconds for a fresh `python -m callbets parse` of one announcement."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "callbets", "parse", "--lang", lang, "--json", "tiers à 5"],
+            capture_output=True, check=False,
+        )  # fmt: skip
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def rate(lang: str, texts: list[str], seconds: float = 2.0) -> float:
+    """Announcements parsed per second, in process, on one core (grammar already loaded)."""
+    language(lang)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for text in texts:
+            try:
+                parse(text, lang)
+            except AnnouncementError:
+                pass
+        done += len(texts)
+    return done / (time.perf_counter() - start)
+
+
+def main() -> None:
+    """Print one line per language."""
+    print("lang  cold start (s)  parses/s  announcements  (targets: < 0.5 s, >= 5000/s)")
+    for lang, texts in announcements().items():
+        print(f"{lang:4}  {cold_start(lang):14.3f}  {rate(lang, texts):8.0f}  {len(texts):13}")
+
+
+if __name__ == "__main__":
+    main()
