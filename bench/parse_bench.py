@@ -5,6 +5,7 @@ Reports rates and ratios, not pass/fail timings.  Run: python bench/parse_bench.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 import subprocess
@@ -51,10 +52,8 @@ def rate(lang: str, texts: list[str], seconds: float = 2.0) -> float:
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for text in texts:
-            try:
+            with contextlib.suppress(AnnouncementError):
                 parse(text, lang)
-            except AnnouncementError:
-                pass
         done += len(texts)
     return done / (time.perf_counter() - start)
 

@@ -37,7 +37,12 @@ CHANCES = {"red", "black", "even", "odd", "low", "high"}
 TAKES_NUMBERS = POSITION_WORDS | {"finale", "complete", "serie", "dozen", "column"}
 POSTFIX = POSITION_WORDS | {"complete", "serie", "first", "last", "middle"}
 SERIES = {(5, 8): "tiers", (0, 2, 3): "voisins", (5, 8, 10, 11): "tiers_5_8_10_11"}
-SIMPLE_CALLS = {"voisins": "voisins", "jeu_zero": "jeu_zero", "nassa": "nassa", "ferrari": "gioco_ferrari"}
+SIMPLE_CALLS = {
+    "voisins": "voisins",
+    "jeu_zero": "jeu_zero",
+    "nassa": "nassa",
+    "ferrari": "gioco_ferrari",
+}
 
 
 @dataclass
@@ -54,6 +59,7 @@ class Draft:
 
     @property
     def concepts(self) -> list[str]:
+        """The concepts of the words so far."""
         return [w.concept for w in self.words]
 
     @property
@@ -77,7 +83,11 @@ class Draft:
         if self.is_bare:
             return c in POSTFIX
         head = self.head
-        if c in MODIFIERS and head in ("finale", "orphelins", "tiers") and not MODIFIERS & set(have):
+        if (
+            c in MODIFIERS
+            and head in ("finale", "orphelins", "tiers")
+            and not MODIFIERS & set(have)
+        ):
             return True
         if c == "finale" and have and set(have) <= MODIFIERS and self.nums is None:
             return True
@@ -369,7 +379,9 @@ def _resolve_outside(draft: Draft, head: str) -> Call:
     ordinal = next((ORDINALS[c] for c in draft.concepts if c in ORDINALS), None)
     if ordinal is None and draft.nums is not None and len(draft.nums.numbers) == 1:
         n = draft.nums.numbers[0]
-        ordinal = n - 33 if head == "column" and n in (34, 35, 36) else n if n in (1, 2, 3) else None
+        ordinal = (
+            n - 33 if head == "column" and n in (34, 35, 36) else n if n in (1, 2, 3) else None
+        )
     if ordinal is None:
         raise _illegal(f"which {'column' if head == 'column' else 'dozen'}?", draft)
     return Call(head, (ordinal,))
@@ -378,7 +390,8 @@ def _resolve_outside(draft: Draft, head: str) -> Call:
 RUNS = {
     ("first", 3): ("street", (1, 2, 3)), ("last", 3): ("street", (34, 35, 36)),
     ("first", 4): ("corner", (0, 1, 2, 3)),
-    ("first", 6): ("sixline", (1, 2, 3, 4, 5, 6)), ("last", 6): ("sixline", (31, 32, 33, 34, 35, 36)),
+    ("first", 6): ("sixline", (1, 2, 3, 4, 5, 6)),
+    ("last", 6): ("sixline", (31, 32, 33, 34, 35, 36)),
     ("first", 12): ("dozen", (1,)), ("middle", 12): ("dozen", (2,)), ("last", 12): ("dozen", (3,)),
     ("first", 24): ("two_dozens", (1,)), ("last", 24): ("two_dozens", (2,)),
 }  # fmt: skip

@@ -22,7 +22,14 @@ def _recipe(*items: tuple[tuple[Number, ...], int]) -> Recipe:
     return tuple((INSIDE[tuple(sorted(nums))], pieces) for nums, pieces in items)
 
 
-TIERS_SPLITS = ((5, 8), 1), ((10, 11), 1), ((13, 16), 1), ((23, 24), 1), ((27, 30), 1), ((33, 36), 1)
+TIERS_SPLITS = (
+    ((5, 8), 1),
+    ((10, 11), 1),
+    ((13, 16), 1),
+    ((23, 24), 1),
+    ((27, 30), 1),
+    ((33, 36), 1),
+)
 
 FIXED: dict[str, Recipe] = {
     "voisins": _recipe(
@@ -95,4 +102,3 @@ def complete(n: Number, house: House) -> Recipe:
     progressive = house.complete_style == "progressive"
     positions = positions_touching(n, house.complete_includes_zero_combinations)
     return tuple((p, len(p.numbers) if progressive else 1) for p in positions)
-

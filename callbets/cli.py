@@ -13,6 +13,7 @@ from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, House, find_house, house_names
 from .parse import parse
 from .readback import readback
+from .vocabulary import sample_phrases, vocabulary
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -70,6 +71,15 @@ def _cmd_houses(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_vocabulary(args: argparse.Namespace) -> int:
+    if args.samples:
+        for phrase in sample_phrases(args.lang, args.samples, args.seed, find_house(args.house)):
+            print(phrase)
+    else:
+        print("\n".join(vocabulary(args.lang)))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``callbets`` (exposed for documentation and tests)."""
     top = argparse.ArgumentParser(
@@ -102,6 +112,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="read one announcement per line (stdin if FILE is absent or -), write JSON lines",
     )
     p.set_defaults(run=_cmd_parse)
+
+    v = sub.add_parser(
+        "vocabulary",
+        help="list the words of a language, or generate sample announcements",
+        description="The words the grammar knows (for recognisers and completion), "
+        "or --samples N announcements generated from the grammar that parse.",
+    )
+    v.add_argument("--lang", choices=LANGUAGES, default="fr", help="language (default: fr)")
+    v.add_argument("--samples", type=int, metavar="N", help="print N sample announcements")
+    v.add_argument("--seed", type=int, default=0, help="random seed for --samples")
+    v.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME", help="house profile")
+    v.set_defaults(run=_cmd_vocabulary)
 
     h = sub.add_parser("houses", help="list the shipped house profiles")
     h.set_defaults(run=_cmd_houses)

@@ -77,6 +77,7 @@ class AmbiguousError(AnnouncementError):
         """Each possible reading, in canonical notation."""
 
     def to_json(self) -> dict[str, object]:
+        """The ``error`` object of the JSON contract, with the readings."""
         out = super().to_json()
         out["readings"] = self.readings
         return out

@@ -29,7 +29,7 @@ LANGUAGES: tuple[str, ...] = ("fr", "it", "en")
 class _TokenFeed(Lexer):
     """A Lark "lexer" that hands over tokens lexed beforehand."""
 
-    def __init__(self, conf: LexerConf) -> None:  # noqa: D107 - Lark's signature
+    def __init__(self, conf: LexerConf) -> None:
         self.conf = conf
 
     def lex(self, data: Any) -> Iterator[Token]:  # type: ignore[override]

@@ -129,7 +129,9 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
 def house_names() -> list[str]:
     """Names of the house profiles shipped with callbets."""
     folder = resources.files("callbets") / "houses"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
 
 
 @cache

@@ -17,9 +17,8 @@ Naming conventions (documented in ``grammar/README.md``):
 
 from __future__ import annotations
 
+import importlib
 import re
-import re._constants as sre_c  # noqa: PLC2701 - the stable home of the regex AST opcodes
-import re._parser as sre_parse  # noqa: PLC2701
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +27,11 @@ from lark import Lark
 
 from .errors import UnrecognizedError
 from .normalize import Word
+
+# The regex parser of the standard library (``sre_parse`` before 3.11), to list the
+# strings a finite terminal pattern matches.
+sre_parse: Any = importlib.import_module("re._parser")
+sre_c: Any = importlib.import_module("re._constants")
 
 NUMBER_WORD = re.compile(r"N(\d+)$")
 JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
@@ -120,8 +124,8 @@ class Lexicon:
     """Terminals dropped by the lexer."""
     number_values: dict[str, int] = field(default_factory=dict)
     """Number word → its value."""
-    joins: dict[str, frozenset[str]] = field(default_factory=dict)
-    """Role (``JOIN_TENS``…) → the words that play it."""
+    joins: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
+    """Role (``JOIN_TENS``…) → join word → the number words it may precede (empty: any)."""
     lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)
     """First word → the lengths of the phrases it starts, longest first."""
 
@@ -132,7 +136,7 @@ class Lexicon:
         :raises ValueError: two terminals claim the same phrase.
         """
         lex = cls(ignored=frozenset(parser.lexer_conf.ignore))
-        joins: dict[str, set[str]] = {role: set() for role in JOIN_ROLES}
+        joins: dict[str, dict[str, set[str]]] = {role: {} for role in JOIN_ROLES}
         for term in parser.terminals:
             strings = (
                 [term.pattern.value]
@@ -145,7 +149,7 @@ class Lexicon:
             for s in strings:
                 words = phrase_words(s)
                 if term.name in JOIN_ROLES:
-                    joins[term.name].update(words)
+                    joins[term.name].setdefault(words[0], set()).update(words[1:2])
                     continue
                 other = lex.phrases.get(words)
                 if other is not None and other != term.name:
@@ -154,7 +158,9 @@ class Lexicon:
                 number = NUMBER_WORD.match(term.name)
                 if number:
                     lex.number_values[" ".join(words)] = int(number.group(1))
-        lex.joins = {role: frozenset(ws) for role, ws in joins.items()}
+        lex.joins = {
+            role: {w: frozenset(nxt) for w, nxt in ws.items()} for role, ws in joins.items()
+        }
         starts: dict[str, set[int]] = {}
         for words in lex.phrases:
             starts.setdefault(words[0], set()).add(len(words))
@@ -208,7 +214,9 @@ class Lexicon:
                 return
         parts = self._glued_numbers(word.text)
         if parts is None:
-            raise UnrecognizedError(f"unknown word '{text[word.start:word.end]}'", text, word.start)
+            raise UnrecognizedError(
+                f"unknown word '{text[word.start : word.end]}'", text, word.start
+            )
         for part in parts:
             name = self.phrases[(part,)]
             yield Tok(name, part, word.start, word.end, self._value(name), glued=True)

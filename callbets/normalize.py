@@ -103,7 +103,9 @@ def words(text: str) -> list[Word]:
         if kind == "skip":
             continue
         if kind == "other":
-            raise UnrecognizedError(f"unexpected character '{text[origin[start]]}'", text, origin[start])
+            raise UnrecognizedError(
+                f"unexpected character '{text[origin[start]]}'", text, origin[start]
+            )
         if kind == "decimal":
             out.extend(_split_decimal(m.group(), start, origin, text))
             continue

@@ -38,18 +38,18 @@ class Composer:
 
     values_with_a_word: frozenset[int]
     """Every value the language has a single lexicon entry for."""
-    join_tens: frozenset[str]
-    """Words that may join a ten and a unit."""
-    join_hundreds: frozenset[str]
-    """Words that may join hundreds or thousands and the rest."""
+    join_tens: dict[str, frozenset[str]]
+    """Words that may join a ten and a unit → the unit words they may precede (empty: any)."""
+    join_hundreds: dict[str, frozenset[str]]
+    """Words that may join hundreds or thousands and the rest (same form)."""
 
     @classmethod
     def from_lexicon(cls, lexicon: Lexicon) -> Composer:
         """Read the number words and join roles of a lexicon."""
         return cls(
             frozenset(lexicon.number_values.values()),
-            lexicon.joins.get("JOIN_TENS", frozenset()),
-            lexicon.joins.get("JOIN_HUNDREDS", frozenset()),
+            lexicon.joins.get("JOIN_TENS", {}),
+            lexicon.joins.get("JOIN_HUNDREDS", {}),
         )
 
     def value(self, toks: Sequence[Tok]) -> int | None:
@@ -60,17 +60,27 @@ class Composer:
             return None
         return self._below_million(list(toks))
 
-    def _is_join(self, tok: Tok, words: frozenset[str]) -> bool:
-        return tok.value is None and tok.text in words
+    @property
+    def join_words(self) -> frozenset[str]:
+        """Every word that may join parts of a number."""
+        return frozenset(self.join_tens) | frozenset(self.join_hundreds)
+
+    @staticmethod
+    def _joins(toks: list[Tok], joins: dict[str, frozenset[str]]) -> bool:
+        """Whether toks[0] is a join word allowed before toks[1]."""
+        if len(toks) < 2 or toks[0].value is not None or toks[0].text not in joins:
+            return False
+        allowed = joins[toks[0].text]
+        return not allowed or toks[1].text in allowed
 
     def _rest(self, toks: list[Tok], limit: int) -> int | None:
         """The part after a multiplier: empty, or an optional join word then a number."""
         if not toks:
             return 0
-        if self._is_join(toks[0], self.join_hundreds):
-            toks = toks[1:]
-            if not toks:
+        if toks[0].value is None:
+            if not self._joins(toks, self.join_hundreds):
                 return None
+            toks = toks[1:]
         v = self._below_thousand(toks) if limit == 1000 else self._below_hundred(toks)
         return v if v is not None and 0 < v < limit else None
 
@@ -107,7 +117,9 @@ class Composer:
         ten, rest = toks[0], toks[1:]
         if ten.value is None or ten.value % 10 or not 10 <= ten.value <= 90:
             return None
-        if self._is_join(rest[0], self.join_tens):
+        if rest[0].value is None:
+            if not self._joins(rest, self.join_tens):
+                return None
             rest = rest[1:]
         if len(rest) != 1 or rest[0].value is None:
             return None
@@ -205,7 +217,8 @@ class Reading:
 
     def dominates(self, other: Reading) -> bool:
         """True when this reading takes numbers at least as long in every run."""
-        return self.rank != other.rank and all(a <= b for a, b in zip(self.rank, other.rank))
+        pairs = zip(self.rank, other.rank, strict=True)
+        return self.rank != other.rank and all(a <= b for a, b in pairs)
 
 
 RETYPE_BEFORE = {"EACH": "AMOUNT", "IN_ALL": "AMOUNT", "NEIGHBOURS": "COUNT"}
@@ -227,8 +240,10 @@ def _retype(toks: list[Tok]) -> tuple[Tok, ...]:
 
 def readings(composer: Composer, toks: list[Tok]) -> Iterator[Reading]:
     """Every grouping of the number words in ``toks``, the all-longest one first."""
-    runs = _runs(toks, composer.join_tens | composer.join_hundreds)
-    options = [list(itertools.islice(_segmentations(composer, toks[r.start : r.end]), 32)) for r in runs]
+    runs = _runs(toks, composer.join_words)
+    options = [
+        list(itertools.islice(_segmentations(composer, toks[r.start : r.end]), 32)) for r in runs
+    ]
     if any(not o for o in options):
         # A run no grouping can read (e.g. "cent cent"): let the parser report it.
         yield Reading(_retype(toks), ())
@@ -237,7 +252,7 @@ def readings(composer: Composer, toks: list[Tok]) -> Iterator[Reading]:
     for ranks in itertools.islice(combos, MAX_READINGS):
         out: list[Tok] = []
         pos = 0
-        for run, segs, k in zip(runs, options, ranks):
+        for run, segs, k in zip(runs, options, ranks, strict=True):
             out.extend(toks[pos : run.start])
             out.extend(segs[k])
             pos = run.end

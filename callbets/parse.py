@@ -16,6 +16,8 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
 
 from __future__ import annotations
 
+from typing import Any
+
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from .announcement import Announcement
@@ -26,6 +28,7 @@ from .house import House, find_house
 from .lexicon import Tok
 from .normalize import words
 from .numbers import Reading, readings
+from .transform import Element
 
 _AMOUNT_TOKENS = frozenset({"NUMBER", "AMOUNT"})
 
@@ -88,7 +91,8 @@ def _settled(result: Announcement | AmbiguousError) -> Announcement:
 
 def _read(grammar: Language, reading: Reading, house: House, text: str) -> Announcement:
     try:
-        elements = grammar.parser.parse(grammar.to_lark(reading.tokens), start="start")
+        tree: Any = grammar.parser.parse(grammar.to_lark(reading.tokens), start="start")
+        elements: list[Element] = tree  # the inline ElementBuilder returns a list
     except UnexpectedInput as err:
         raise _explain(err, reading.tokens, text) from None
     except LarkError as err:  # pragma: no cover - a grammar bug, never the user's fault

@@ -42,7 +42,7 @@ class WordEl:
 
 @dataclass(frozen=True)
 class NeighboursEl:
-    """"les voisins", "trois voisins" (``of`` False) or "les voisins du" (``of`` True)."""
+    """ "les voisins", "trois voisins" (``of`` False) or "les voisins du" (``of`` True)."""
 
     count: int | None
     of: bool

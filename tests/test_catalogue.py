@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from callbets import Call, find_house
@@ -36,9 +38,9 @@ def test_layout_counts():
 
 def test_wheel_colours_alternate():
     assert sorted(WHEEL) == list(range(37))
-    for a, b in zip(WHEEL[1:], WHEEL[2:]):
+    for a, b in itertools.pairwise(WHEEL[1:]):
         assert (a in RED) != (b in RED)
-    assert RED | BLACK == set(range(1, 37))
+    assert set(range(1, 37)) == RED | BLACK
 
 
 def test_halves_add_to_333():
@@ -90,7 +92,12 @@ def test_voisins_chips():
 
 def test_tiers_orphelins_jeu_zero_nassa():
     assert chips(FIXED["tiers"]) == {
-        (5, 8): 1, (10, 11): 1, (13, 16): 1, (23, 24): 1, (27, 30): 1, (33, 36): 1
+        (5, 8): 1,
+        (10, 11): 1,
+        (13, 16): 1,
+        (23, 24): 1,
+        (27, 30): 1,
+        (33, 36): 1,
     }
     assert {n for p, _ in FIXED["tiers"] for n in p.numbers} == set(wheel_run(27, 33))
     assert chips(FIXED["orphelins"]) == {(1,): 1, (6, 9): 1, (14, 17): 1, (17, 20): 1, (31, 34): 1}

@@ -25,7 +25,9 @@ def test_contract_example_voisins():
     (call,) = data["calls"]
     assert call["call"] == "voisins" and call["pieces"] == 9 and call["unit"] == 5
     assert {"bet": "street", "numbers": [0, 2, 3], "pieces": 2, "amount": 10} in call["placements"]
-    assert {"bet": "corner", "numbers": [25, 26, 28, 29], "pieces": 2, "amount": 10} in call["placements"]
+    assert {"bet": "corner", "numbers": [25, 26, 28, 29], "pieces": 2, "amount": 10} in call[
+        "placements"
+    ]
 
 
 def test_contract_example_illegal_split():
@@ -71,7 +73,11 @@ def test_number_words_follow_the_language():
 def test_longest_reading_rules_run_by_run():
     from callbets.numbers import Reading
 
-    greedy, first_short, second_short = Reading((), (0, 0)), Reading((), (1, 0)), Reading((), (0, 1))
+    greedy, first_short, second_short = (
+        Reading((), (0, 0)),
+        Reading((), (1, 0)),
+        Reading((), (0, 1)),
+    )
     assert greedy.dominates(first_short) and greedy.dominates(second_short)
     assert not first_short.dominates(second_short) and not second_short.dominates(first_short)
 

@@ -31,7 +31,11 @@ def check_round_trip(text: str, lang: str) -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.sampled_from(["fr", "it", "en"]).flatmap(lambda lang: st.tuples(st.just(lang), phrases(lang))))
+@given(
+    st.sampled_from(["fr", "it", "en"]).flatmap(
+        lambda lang: st.tuples(st.just(lang), phrases(lang))
+    )
+)
 def test_vocabulary_soup_only_raises_own_errors(case):
     lang, text = case
     check_round_trip(text, lang)

@@ -12,11 +12,15 @@ from .conftest import SHARED
 CHECK = SHARED / "tools" / "check_corpus.py"
 
 
-@pytest.mark.skipif(not CHECK.exists(), reason="../shared/tools/check_corpus.py is not beside the project")
+@pytest.mark.skipif(
+    not CHECK.exists(), reason="../shared/tools/check_corpus.py is not beside the project"
+)
 def test_shared_sample_corpus_passes():
     proc = subprocess.run(
         [sys.executable, str(CHECK), "--cmd", f"{sys.executable} -m callbets", "--show", "20"],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     print(proc.stdout)
     assert proc.returncode == 0, proc.stdout + proc.stderr
