@@ -224,37 +224,54 @@ class Reading:
 RETYPE_BEFORE = {"EACH": "AMOUNT", "IN_ALL": "AMOUNT", "NEIGHBOURS": "COUNT"}
 """A number just before one of these terminals is a stake amount or a neighbour count."""
 
+PREFIX_TOO = frozenset({"IN_ALL"})
+"""Markers that may also come before their amount ("in tutto 60"): then they retype nothing."""
+
 
 def _retype(toks: list[Tok]) -> tuple[Tok, ...]:
     out = []
     for i, tok in enumerate(toks):
         if tok.type == "DIGITS":
             tok = replace(tok, type="NUMBER")
-        if tok.type == "NUMBER" and i + 1 < len(toks):
-            new = RETYPE_BEFORE.get(toks[i + 1].type)
-            if new:
-                tok = replace(tok, type=new)
+        nxt = toks[i + 1].type if i + 1 < len(toks) else None
+        if tok.type == "NUMBER" and nxt in RETYPE_BEFORE:
+            after = toks[i + 2].type if i + 2 < len(toks) else None
+            if not (nxt in PREFIX_TOO and after in ("DIGITS", "NUMBER")):
+                tok = replace(tok, type=RETYPE_BEFORE[nxt])
         out.append(tok)
     return tuple(out)
 
 
+def _assemble(toks: list[Tok], runs: list[Run], groupings: list[list[Tok]]) -> list[Tok]:
+    out: list[Tok] = []
+    pos = 0
+    for run, grouping in zip(runs, groupings, strict=True):
+        out.extend(toks[pos : run.start])
+        out.extend(grouping)
+        pos = run.end
+    out.extend(toks[pos:])
+    return out
+
+
 def readings(composer: Composer, toks: list[Tok]) -> Iterator[Reading]:
-    """Every grouping of the number words in ``toks``, the all-longest one first."""
+    """Every grouping of the number words in ``toks``, the all-longest one first.
+
+    The first reading is built without listing the others, which are only worked out
+    if the caller asks for them (most announcements stop at the first).
+    """
     runs = _runs(toks, composer.join_words)
-    options = [
-        list(itertools.islice(_segmentations(composer, toks[r.start : r.end]), 32)) for r in runs
-    ]
-    if any(not o for o in options):
+    firsts = [next(_segmentations(composer, toks[r.start : r.end]), None) for r in runs]
+    longest = [f for f in firsts if f is not None]
+    if len(longest) < len(runs):
         # A run no grouping can read (e.g. "cent cent"): let the parser report it.
         yield Reading(_retype(toks), ())
         return
+    yield Reading(_retype(_assemble(toks, runs, longest)), (0,) * len(runs))
+    options = [
+        list(itertools.islice(_segmentations(composer, toks[r.start : r.end]), 32)) for r in runs
+    ]
     combos = itertools.product(*(range(len(o)) for o in options))
+    next(combos, None)  # the all-longest reading, already given
     for ranks in itertools.islice(combos, MAX_READINGS):
-        out: list[Tok] = []
-        pos = 0
-        for run, segs, k in zip(runs, options, ranks, strict=True):
-            out.extend(toks[pos : run.start])
-            out.extend(segs[k])
-            pos = run.end
-        out.extend(toks[pos:])
-        yield Reading(_retype(out), tuple(ranks))
+        groupings = [o[k] for o, k in zip(options, ranks, strict=True)]
+        yield Reading(_retype(_assemble(toks, runs, groupings)), tuple(ranks))

@@ -17,7 +17,5 @@ def test_ruff():
 
 
 def test_mypy_strict():
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True
-    )
+    proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
