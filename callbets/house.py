@@ -28,6 +28,51 @@ KNOWN_CALLS = frozenset(
 """Every called bet a house may offer (rules.md 3.11)."""
 
 
+ZERO_RULES = frozenset({"en_prison", "partage", "partage_odd_chip_prison", "player_choice"})
+ZERO_CHOICES = frozenset({"prison", "half", "move"})
+LIMIT_KINDS = (
+    "straight", "split", "street", "corner", "sixline", "dozen", "column",
+    "two_dozens", "two_columns", "simple",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ZeroRules:
+    """What zero does to the simple chances (rules.md 5)."""
+
+    simple_chances: str
+    """``en_prison``, ``partage``, ``partage_odd_chip_prison`` or ``player_choice``."""
+    prison_max_levels: int
+    """Most prison levels (0: no limit)."""
+    past_max: str
+    """What a zero past the last level does: ``split`` (half back) or ``lose``."""
+    default_choice: str
+    """What happens to a bet on zero when the player says nothing: ``prison`` or ``half``."""
+    choices: frozenset[str]
+    """What a player may ask for at a zero: ``prison``, ``half``, ``move``."""
+    last_spin_forced_refund: bool
+    """Whether a zero on the session's last spin forces ½, ¼, … back."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Table minimum and maximum per position (rules.md 6.1), in stake units."""
+
+    by_kind: dict[str, tuple[int, int]]
+    """``straight`` … ``column``, ``two_dozens``, ``two_columns``, ``simple`` → (min, max)."""
+    over_max: str
+    """``cap_and_refund`` (pay up to the maximum, hand back the excess) or ``refuse``."""
+    min_outside_pieces: int
+    """Least pieces on each simple chance, column or dozen (Venice Fair: 5)."""
+    min_inside_pieces: int
+    """Least pieces in total on number combinations in one announcement (Venice Fair: 5)."""
+
+    def for_kind(self, kind: str) -> tuple[int, int] | None:
+        """The (min, max) of a bet kind; simple chances share one entry."""
+        key = "simple" if kind in ("red", "black", "even", "odd", "low", "high") else kind
+        return self.by_kind.get(key)
+
+
 @dataclass(frozen=True)
 class House:
     """One casino's answers to the questions of rules.md section 8 that matter for bets."""
@@ -60,6 +105,18 @@ class House:
     """Whether two dozens or two columns à cheval may be played."""
     bare_amount: str
     """``ask``: a bare number after a call is refused as ambiguous; ``per_piece``."""
+    zero: ZeroRules
+    """What zero does to the simple chances."""
+    limits: Limits
+    """Minimum and maximum stakes."""
+    payout_order: tuple[str, ...]
+    """Bet kinds in the order the croupiers pay them (display and audit only)."""
+    paid_to_place: frozenset[str]
+    """Called bets whose winning piece is laid on the layout after the spin."""
+    pour_le_tout: frozenset[str]
+    """Called bets that may be replayed "pour le tout"."""
+    pour_le_tout_remainder: str
+    """What cannot be placed "pour le tout": ``return`` (to the player)."""
 
     def offers(self, call: str) -> bool:
         """True when the house accepts this called bet."""
@@ -112,6 +169,12 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         ),
         allow_24_numbers=_get(data, "layout.allow_24_numbers", bool, source),
         bare_amount=_get(data, "stakes.bare_amount", str, source),
+        zero=_zero_rules(data, source),
+        limits=_limits(data, source),
+        payout_order=tuple(_get(data, "payout.order", list, source)),
+        paid_to_place=frozenset(_get(data, "payout.paid_to_place", list, source)),
+        pour_le_tout=frozenset(_get(data, "payout.pour_le_tout", list, source)),
+        pour_le_tout_remainder=_get(data, "payout.pour_le_tout_remainder", str, source),
     )
     checks = [
         (house.orphelins_default in ("cheval", "plein"), "calls.orphelins_default"),
@@ -119,11 +182,45 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         (house.complete_style in ("progressive", "flat"), "complete.style"),
         (house.bare_amount in ("ask", "per_piece"), "stakes.bare_amount"),
         (house.piece_value > 0, "piece_value"),
+        (house.zero.simple_chances in ZERO_RULES, "zero.simple_chances"),
+        (house.zero.choices <= ZERO_CHOICES, "zero.choices"),
+        (house.zero.default_choice in house.zero.choices, "zero.default_choice"),
+        (house.zero.past_max in ("split", "lose"), "zero.past_max"),
+        (house.limits.over_max in ("cap_and_refund", "refuse"), "limits.over_max"),
+        (house.pour_le_tout_remainder == "return", "payout.pour_le_tout_remainder"),
     ]
     for ok, key in checks:
         if not ok:
             raise HouseError(f"house file {source}: bad value for '{key}'")
     return house
+
+
+def _zero_rules(data: dict[str, Any], source: str) -> ZeroRules:
+    return ZeroRules(
+        simple_chances=_get(data, "zero.simple_chances", str, source),
+        prison_max_levels=_get(data, "zero.prison_max_levels", int, source),
+        past_max=_get(data, "zero.past_max", str, source),
+        default_choice=_get(data, "zero.default_choice", str, source),
+        choices=frozenset(_get(data, "zero.choices", list, source)),
+        last_spin_forced_refund=_get(data, "zero.last_spin_forced_refund", bool, source),
+    )
+
+
+def _limits(data: dict[str, Any], source: str) -> Limits:
+    table = _get(data, "limits", dict, source)
+    by_kind: dict[str, tuple[int, int]] = {}
+    for kind in LIMIT_KINDS:
+        if kind in table:
+            pair = table[kind]
+            if not (isinstance(pair, list) and len(pair) == 2 and 0 < pair[0] <= pair[1]):
+                raise HouseError(f"house file {source}: 'limits.{kind}' must be [min, max]")
+            by_kind[kind] = (int(pair[0]), int(pair[1]))
+    return Limits(
+        by_kind=by_kind,
+        over_max=_get(data, "limits.over_max", str, source),
+        min_outside_pieces=_get(data, "limits.min_outside_pieces", int, source),
+        min_inside_pieces=_get(data, "limits.min_inside_pieces", int, source),
+    )
 
 
 def house_names() -> list[str]:
@@ -134,28 +231,33 @@ def house_names() -> list[str]:
     )
 
 
+def house_file_text(name_or_path: str) -> str:
+    """The TOML text of a shipped house (by name) or of a profile file (by path).
+
+    :raises HouseError: no such house or file.
+    """
+    if name_or_path.endswith(".toml") or "/" in name_or_path:
+        path = Path(name_or_path)
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError as err:
+            raise HouseError(f"cannot read house file {path}: {err.strerror}") from err
+    resource = resources.files("callbets") / "houses" / f"{name_or_path}.toml"
+    if not resource.is_file():
+        known = ", ".join(house_names())
+        raise HouseError(f"unknown house '{name_or_path}' (known: {known})")
+    return resource.read_text(encoding="utf-8")
+
+
 @cache
 def find_house(name_or_path: str = DEFAULT_HOUSE) -> House:
     """Load a shipped house by name (``venice-french``) or a profile file by path.
 
     :raises HouseError: no such house, or the file is unreadable or invalid.
     """
-    if name_or_path.endswith(".toml") or "/" in name_or_path:
-        path = Path(name_or_path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as err:
-            raise HouseError(f"cannot read house file {path}: {err.strerror}") from err
-        source = str(path)
-    else:
-        resource = resources.files("callbets") / "houses" / f"{name_or_path}.toml"
-        if not resource.is_file():
-            known = ", ".join(house_names())
-            raise HouseError(f"unknown house '{name_or_path}' (known: {known})")
-        text = resource.read_text(encoding="utf-8")
-        source = name_or_path
+    text = house_file_text(name_or_path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise HouseError(f"house file {source} is not valid TOML: {err}") from err
-    return house_from_dict(data, source)
+        raise HouseError(f"house file {name_or_path} is not valid TOML: {err}") from err
+    return house_from_dict(data, name_or_path)

@@ -1,0 +1,77 @@
+"""Replays of a winning called bet (rules.md 4.3): à refaire, à compléter, pour le tout.
+
+* **à refaire**: the same bet again at the same stake, paid out of what the win returns;
+* **à compléter**: the winning stake stays where it is and only the missing pieces come
+  out of the win, so the bet is exactly rebuilt;
+* **pour le tout** (only the calls the house lists, tiers and voisins at Venice): all
+  the win plus the stake goes back into the same series at the largest multiple of the
+  stake that fits ("the series triples, the voisins double"); what cannot be placed is
+  handed to the player.
+
+Pure: it takes the call as placed and its outcomes, and says what goes on the layout and
+what is handed over.  Example (tiers by 1 won on 27): paid 17; à compléter leaves the
+stake on 27/30, places 5 pieces from the win and hands 12 to the player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .announcement import PlacedCall
+from .errors import CallbetsError
+from .house import House
+from .settle import CallResult
+
+KINDS = ("refaire", "completer", "tout")
+"""Replay names: à refaire, à compléter, pour le tout."""
+
+
+class ReplayError(CallbetsError, ValueError):
+    """A replay that cannot be done: the bet did not win, the win does not cover it…"""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What a replay puts on the layout and what it hands to the player."""
+
+    kind: str
+    """``refaire``, ``completer`` or ``tout``."""
+    placed: PlacedCall
+    """The bet on the layout for the next spin."""
+    left_in_place: int
+    """Stake of the winning positions left on the layout as part of it (à compléter)."""
+    from_win: Fraction
+    """Taken out of what the win returned to build it."""
+    handed: Fraction
+    """Handed to the player."""
+
+
+def replay(kind: str, call: PlacedCall, result: CallResult, house: House) -> Replay:
+    """Replay a called bet that has just won.
+
+    :raises ReplayError: unknown kind, a bet that did not win, a replay the house does
+        not allow, or a win that does not cover the bet.
+    """
+    if kind not in KINDS:
+        raise ReplayError(f"unknown replay '{kind}' (one of: {', '.join(KINDS)})")
+    if not result.won:
+        raise ReplayError(f"{call.name.replace('_', ' ')} did not win: there is nothing to replay")
+    back = result.returned
+    cost = call.total
+    if kind == "tout":
+        if call.name not in house.pour_le_tout:
+            allowed = ", ".join(sorted(house.pour_le_tout)) or "none"
+            raise ReplayError(f"pour le tout is only for {allowed}, not {call.name}")
+        times = int(back // cost)
+        placed = PlacedCall.from_recipe(
+            call.call, call.unit * times, tuple((p.position, p.pieces) for p in call.placements)
+        )
+        return Replay(kind, placed, 0, Fraction(placed.total), back - placed.total)
+    if back < cost:
+        raise ReplayError(f"the win ({back}) does not cover the bet ({cost})")
+    staying = sum(o.bet.amount for o in result.outcomes if o.result == "won")
+    left = staying if kind == "completer" else 0
+    from_win = Fraction(cost) - left if kind == "completer" else Fraction(cost)
+    handed = back - left - from_win
+    return Replay(kind, call, left, from_win, handed)
