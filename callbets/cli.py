@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
+from .cli_table import add_commands, run_guarded
 from .errors import AnnouncementError, HouseError
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, House, find_house, house_names
@@ -125,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME", help="house profile")
     v.set_defaults(run=_cmd_vocabulary)
 
+    add_commands(sub)
+
     h = sub.add_parser("houses", help="list the shipped house profiles")
     h.set_defaults(run=_cmd_houses)
     return top
@@ -134,10 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``callbets``; returns the exit code (0 ok, 1 refused, 2 usage)."""
     args = build_parser().parse_args(argv)
     try:
-        code: int = args.run(args)
-    except HouseError as err:
+        return run_guarded(args)
+    except HouseError as err:  # pragma: no cover - run_guarded reports it
         print(f"callbets: {err}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK
-    return code

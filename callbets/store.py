@@ -1,0 +1,697 @@
+"""The table, kept in SQLite: players, bets, prison, spins and an append-only audit log.
+
+The only room that writes to disk.  Every change is one transaction (``BEGIN
+IMMEDIATE`` … ``COMMIT``) on a WAL database with ``synchronous=FULL``, so a process
+killed at any moment leaves the table as it was before or after the change, never in
+between.  A spin is settled exactly once: it needs the table closed for betting, and
+the transaction that writes its outcomes also reopens the table and moves to the next
+round, so entering it again (or again after a crash) cannot pay twice.
+
+The house profile is copied into the file when the table is opened, so the table keeps
+its rules even if the shipped profiles change.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tomllib
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any, TextIO
+
+from .announcement import Announcement, PlacedCall
+from .errors import AnnouncementError, CallbetsError
+from .house import find_house, house_file_text, house_from_dict
+from .layout import BetKind, Position
+from .limits import LimitError, check_limits
+from .parse import parse
+from .replay import Replay, replay
+from .settle import Bet, CallResult, Outcome, Settlement, call_results, settle
+
+FORMAT = "callbets-table-1"
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE players (name TEXT PRIMARY KEY, created TEXT NOT NULL);
+CREATE TABLE announcements (
+    id INTEGER PRIMARY KEY,
+    player TEXT NOT NULL REFERENCES players(name),
+    text TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    notation TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    status TEXT NOT NULL
+        CHECK (status IN ('pending', 'confirmed', 'cancelled', 'undone', 'cleared')),
+    origin TEXT,
+    created TEXT NOT NULL
+);
+CREATE TABLE bets (
+    id INTEGER PRIMARY KEY,
+    announcement INTEGER NOT NULL REFERENCES announcements(id),
+    call_index INTEGER NOT NULL,
+    call TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    numbers TEXT NOT NULL,
+    amount INTEGER NOT NULL CHECK (amount > 0),
+    prison INTEGER NOT NULL DEFAULT 0,
+    round INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'settled', 'removed'))
+);
+CREATE INDEX open_bets ON bets(id) WHERE status = 'open';
+CREATE TABLE spins (
+    round INTEGER PRIMARY KEY,
+    number INTEGER NOT NULL CHECK (number BETWEEN 0 AND 36),
+    created TEXT NOT NULL,
+    report TEXT NOT NULL
+);
+CREATE TABLE outcomes (
+    round INTEGER NOT NULL REFERENCES spins(round),
+    bet INTEGER NOT NULL REFERENCES bets(id),
+    result TEXT NOT NULL,
+    paid TEXT NOT NULL,
+    returned TEXT NOT NULL,
+    PRIMARY KEY (round, bet)
+);
+CREATE UNIQUE INDEX one_settlement_per_bet ON outcomes(bet);
+CREATE TABLE audit (
+    id INTEGER PRIMARY KEY,
+    ts TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL
+);
+CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+"""
+
+
+class TableError(CallbetsError, RuntimeError):
+    """The table cannot do this: closed for betting, unknown player, locked file…"""
+
+
+def default_path() -> Path:
+    """``$CALLBETS_TABLE``, else ``$XDG_DATA_HOME/callbets/table.sqlite`` (``~/.local/share``)."""
+    if os.environ.get("CALLBETS_TABLE"):
+        return Path(os.environ["CALLBETS_TABLE"])
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "callbets" / "table.sqlite"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def money(value: Fraction | int) -> int | float:
+    """A stake-unit amount for JSON: an integer when whole."""
+    if isinstance(value, int):
+        return value
+    return int(value) if value.denominator == 1 else float(value)
+
+
+@dataclass(frozen=True)
+class SpinReport:
+    """A settled spin: the settlement, its calls, and the round it closed."""
+
+    round: int
+    """The round number (1, 2, …)."""
+    settlement: Settlement
+    """Every bet's outcome."""
+    calls: tuple[CallResult, ...]
+    """The same outcomes grouped by announced call."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The settlement as stored and exported."""
+        s = self.settlement
+        return {
+            "round": self.round,
+            "spin": s.number,
+            "players": {
+                p: {
+                    "staked": money(s.staked(p)),
+                    "returned": money(s.returned(p)),
+                    "net": money(s.net(p)),
+                    "prison": money(s.in_prison(p)),
+                }
+                for p in s.players()
+            },
+            "outcomes": [self._outcome_json(o) for o in s.outcomes],
+            "to_place": [
+                {
+                    "player": c.player,
+                    "call": c.call,
+                    "placements": [
+                        {"bet": p.kind.value, "numbers": list(p.numbers), "amount": a}
+                        for p, a in c.to_place
+                    ],
+                }
+                for c in self.calls
+                if c.to_place
+            ],
+            "staked": money(s.staked()),
+            "returned": money(s.returned()),
+            "net": money(s.net()),
+            "prison": money(s.in_prison()),
+        }
+
+    @staticmethod
+    def _outcome_json(o: Outcome) -> dict[str, Any]:
+        return {
+            "bet": o.bet.id,
+            "player": o.bet.player,
+            "call": o.bet.call,
+            "bet_kind": o.bet.position.kind.value,
+            "numbers": list(o.bet.position.numbers),
+            "amount": o.bet.amount,
+            "prison_level": o.bet.prison,
+            "result": o.result,
+            "paid": money(o.paid),
+            "returned": money(o.returned),
+            "kept_in_prison": o.kept.amount if o.kept else 0,
+        }
+
+
+class Table:
+    """A persistent roulette table.  Open one with :meth:`create` or :meth:`open`."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+        self.db = db
+        self.path = path
+        self.house = house_from_dict(json.loads(self._meta("house_profile")), self._meta("house"))
+        self.lang = self._meta("lang")
+
+    # ---- opening -------------------------------------------------------------
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(path, isolation_level=None, timeout=2.0)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.DatabaseError as err:
+            raise _db_error(path, err) from None
+        return db
+
+    @classmethod
+    def create(cls, path: Path, house_name: str, lang: str) -> Table:
+        """Make a new table file with a house and a language.
+
+        :raises TableError: the file exists, or cannot be written.
+        """
+        if path.exists():
+            raise TableError(f"{path} already exists: open it, or choose another file")
+        house = find_house(house_name)
+        profile = tomllib.loads(house_file_text(house_name))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = cls._connect(path)
+        try:
+            db.executescript(SCHEMA)
+            db.execute("BEGIN IMMEDIATE")
+            meta = {
+                "format": FORMAT,
+                "house": house.name,
+                "house_profile": json.dumps(profile),
+                "lang": lang,
+                "state": "open",
+                "round": "1",
+                "created": _now(),
+            }
+            db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+            db.execute(
+                "INSERT INTO audit (ts, kind, payload) VALUES (?, 'open', ?)",
+                (_now(), json.dumps({"house": house.name, "lang": lang, "file": str(path)})),
+            )
+            db.execute("COMMIT")
+        except sqlite3.DatabaseError as err:
+            raise _db_error(path, err) from None
+        return cls(db, path)
+
+    @classmethod
+    def open(cls, path: Path) -> Table:
+        """Open an existing table file.
+
+        :raises TableError: no such file, not a callbets table, damaged or locked.
+        """
+        if not path.exists():
+            raise TableError(f"no table at {path}: open one with 'callbets table open'")
+        db = cls._connect(path)
+        try:
+            found = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.DatabaseError as err:
+            raise _db_error(path, err) from None
+        if found is None or found[0] != FORMAT:
+            raise TableError(f"{path} is not a callbets table")
+        return cls(db, path)
+
+    def close_file(self) -> None:
+        """Close the database connection."""
+        self.db.close()
+
+    # ---- low level -------------------------------------------------------------
+    def _meta(self, key: str) -> str:
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError as err:
+            raise _db_error(self.path, err) from None
+        if row is None:
+            raise TableError(f"{self.path} is damaged: no '{key}' in its header")
+        return str(row[0])
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+
+    def _audit(self, event: str, **payload: Any) -> None:
+        self.db.execute(
+            "INSERT INTO audit (ts, kind, payload) VALUES (?, ?, ?)",
+            (_now(), event, json.dumps(payload, ensure_ascii=False)),
+        )
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as err:
+            raise _db_error(self.path, err) from None
+        try:
+            yield
+            self._before_commit()
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def _before_commit(self) -> None:
+        """Called inside every transaction just before it commits (a seam for crash tests)."""
+
+    @property
+    def round(self) -> int:
+        """The current round (the spin about to be played)."""
+        return int(self._meta("round"))
+
+    @property
+    def is_open(self) -> bool:
+        """True while bets may be placed."""
+        return self._meta("state") == "open"
+
+    def _need_open(self) -> None:
+        if not self.is_open:
+            raise TableError("rien ne va plus: betting is closed until the spin is entered")
+
+    def _need_player(self, player: str) -> None:
+        if not self.db.execute("SELECT 1 FROM players WHERE name = ?", (player,)).fetchone():
+            raise TableError(f"unknown player '{player}': add them first ('table player {player}')")
+
+    # ---- players and bets -------------------------------------------------------
+    def add_player(self, name: str) -> None:
+        """Seat a player, known by a colour or a name.
+
+        :raises TableError: the name is empty or taken.
+        """
+        name = name.strip()
+        if not name:
+            raise TableError("a player needs a colour or a name")
+        with self._transaction():
+            if self.db.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone():
+                raise TableError(f"'{name}' is already at the table")
+            self.db.execute("INSERT INTO players VALUES (?, ?)", (name, _now()))
+            self._audit("player", name=name)
+
+    def players(self) -> list[str]:
+        """Players at the table, in the order they sat down."""
+        return [r[0] for r in self.db.execute("SELECT name FROM players ORDER BY rowid")]
+
+    def _parse(self, text: str, lang: str | None) -> tuple[Announcement, list[str]]:
+        announcement = parse(text, lang or self.lang, self.house)
+        return announcement, check_limits(announcement, self.house)
+
+    def announce(self, player: str, text: str, lang: str | None = None) -> tuple[int, Announcement]:
+        """Record an announcement as heard, waiting for confirmation.
+
+        A refused announcement is recorded in the audit log too, then re-raised.
+
+        :raises TableError: betting is closed or the player is unknown.
+        :raises AnnouncementError: the parser refuses it.
+        :raises LimitError: outside the table's limits.
+        """
+        refused: AnnouncementError | LimitError | None = None
+        try:
+            announcement, warnings = self._parse(text, lang)
+        except (AnnouncementError, LimitError) as err:
+            refused = err
+        with self._transaction():
+            self._need_open()
+            self._need_player(player)
+            if refused is not None:
+                self._audit("refused", player=player, text=text, reason=str(refused))
+            else:
+                aid = self._insert_announcement(player, text, lang, announcement, "pending")
+                self._audit(
+                    "announce", announcement=aid, player=player, text=text,
+                    notation=announcement.notation(), total=announcement.total,
+                    warnings=warnings,
+                )  # fmt: skip
+        if refused is not None:
+            raise refused
+        return aid, announcement
+
+    def _insert_announcement(
+        self, player: str, text: str, lang: str | None, a: Announcement, status: str,
+        origin: str | None = None,
+    ) -> int:  # fmt: skip
+        cur = self.db.execute(
+            "INSERT INTO announcements (player, text, lang, notation, total, round, status,"
+            " origin, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (player, text, lang or self.lang, a.notation(), a.total, self.round, status,
+             origin, _now()),
+        )  # fmt: skip
+        aid = cur.lastrowid
+        assert aid is not None
+        if status == "confirmed":
+            self._insert_bets(aid, a.calls)
+        return aid
+
+    def _insert_bets(self, aid: int, calls: tuple[PlacedCall, ...]) -> None:
+        for i, call in enumerate(calls):
+            for p in call.placements:
+                self.db.execute(
+                    "INSERT INTO bets (announcement, call_index, call, kind, numbers, amount,"
+                    " round, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'open')",
+                    (aid, i, call.name, p.position.kind.value,
+                     json.dumps(p.position.numbers), p.amount, self.round),
+                )  # fmt: skip
+
+    def confirm(self, aid: int) -> Announcement:
+        """Confirm a pending announcement: its chips go on the layout.
+
+        :raises TableError: no such pending announcement, or betting is closed.
+        """
+        with self._transaction():
+            self._need_open()
+            row = self._pending(aid)
+            announcement = parse(row["text"], row["lang"], self.house)
+            self.db.execute("UPDATE announcements SET status = 'confirmed' WHERE id = ?", (aid,))
+            self._insert_bets(aid, announcement.calls)
+            self._audit(
+                "confirm", announcement=aid, player=row["player"], notation=announcement.notation()
+            )
+        return announcement
+
+    def cancel(self, aid: int) -> None:
+        """Drop a pending announcement (annule / annulla / cancel)."""
+        with self._transaction():
+            row = self._pending(aid)
+            self.db.execute("UPDATE announcements SET status = 'cancelled' WHERE id = ?", (aid,))
+            self._audit("cancel", announcement=aid, player=row["player"])
+
+    def _pending(self, aid: int) -> sqlite3.Row:
+        self.db.row_factory = sqlite3.Row
+        try:
+            row = self.db.execute(
+                "SELECT * FROM announcements WHERE id = ? AND status = 'pending'", (aid,)
+            ).fetchone()
+        finally:
+            self.db.row_factory = None
+        if row is None:
+            raise TableError(f"no announcement {aid} waiting for confirmation")
+        return row  # type: ignore[no-any-return]
+
+    def bet(self, player: str, text: str, lang: str | None = None) -> tuple[int, Announcement]:
+        """Announce and confirm at once (what a typed table does).
+
+        :raises TableError, AnnouncementError, LimitError: as :meth:`announce`.
+        """
+        aid, _ = self.announce(player, text, lang)
+        return aid, self.confirm(aid)
+
+    def undo(self) -> int:
+        """Take back the last confirmed announcement of this round, as one unit.
+
+        :raises TableError: betting is closed, or nothing to undo.
+        """
+        with self._transaction():
+            self._need_open()
+            row = self.db.execute(
+                "SELECT id, player FROM announcements WHERE status = 'confirmed' AND round = ?"
+                " ORDER BY id DESC LIMIT 1",
+                (self.round,),
+            ).fetchone()
+            if row is None:
+                raise TableError("nothing to undo in this round")
+            self.db.execute("UPDATE announcements SET status = 'undone' WHERE id = ?", (row[0],))
+            self.db.execute(
+                "UPDATE bets SET status = 'removed' WHERE announcement = ? AND status = 'open'"
+                " AND prison = 0",
+                (row[0],),
+            )
+            self._audit("undo", announcement=row[0], player=row[1])
+            return int(row[0])
+
+    def clear(self, player: str) -> int:
+        """Remove a player's bets of this round (not those in prison); returns how many."""
+        with self._transaction():
+            self._need_open()
+            self._need_player(player)
+            cur = self.db.execute(
+                "UPDATE bets SET status = 'removed' WHERE status = 'open' AND prison = 0 AND"
+                " round = ? AND announcement IN (SELECT id FROM announcements WHERE player = ?)",
+                (self.round, player),
+            )
+            self.db.execute(
+                "UPDATE announcements SET status = 'cleared' WHERE player = ? AND round = ?"
+                " AND status = 'confirmed'",
+                (player, self.round),
+            )
+            self._audit("clear", player=player, bets=cur.rowcount)
+            return cur.rowcount
+
+    # ---- the spin -----------------------------------------------------------------
+    def close(self) -> None:
+        """Rien ne va plus: no more bets until the spin is entered.
+
+        :raises TableError: already closed.
+        """
+        with self._transaction():
+            self._need_open()
+            pending = self.db.execute(
+                "SELECT count(*) FROM announcements WHERE status = 'pending'"
+            ).fetchone()[0]
+            self.db.execute(
+                "UPDATE announcements SET status = 'cancelled' WHERE status = 'pending'"
+            )
+            self._set_meta("state", "closed")
+            self._audit("close", round=self.round, pending_dropped=pending)
+
+    def open_bets(self) -> list[Bet]:
+        """The bets on the layout now (prison included)."""
+        rows = self.db.execute(
+            "SELECT b.id, a.player, b.kind, b.numbers, b.amount, b.call, b.announcement,"
+            " b.call_index, b.prison FROM bets b JOIN announcements a ON a.id = b.announcement"
+            " WHERE b.status = 'open' ORDER BY b.id"
+        ).fetchall()
+        return [_bet_from_row(r) for r in rows]
+
+    def spin(
+        self,
+        number: int,
+        round_no: int | None = None,
+        choices: Mapping[str, str] | None = None,
+        last_spin: bool = False,
+    ) -> SpinReport:
+        """Enter the winning number and settle every bet on the layout, exactly once.
+
+        Entering a spin for a round already settled with the same number gives back the
+        stored settlement and changes nothing.
+
+        :raises TableError: betting is still open, a different number for a settled
+            round, or a number off the wheel.
+        :raises SettlementError: a zero choice the house does not offer.
+        """
+        if not (isinstance(number, int) and 0 <= number <= 36):
+            raise TableError(f"{number} is not on the wheel (0 to 36)")
+        with self._transaction():
+            if round_no is not None and round_no < self.round:
+                return self._stored_spin(round_no, number)
+            if round_no is not None and round_no != self.round:
+                raise TableError(f"round {round_no} has not started (this is round {self.round})")
+            if self.is_open:
+                raise TableError("betting is still open: say 'rien ne va plus' (table close) first")
+            report = self._settle(number, choices or {}, last_spin)
+        return report
+
+    def _stored_spin(self, round_no: int, number: int) -> SpinReport:
+        row = self.db.execute(
+            "SELECT number, report FROM spins WHERE round = ?", (round_no,)
+        ).fetchone()
+        if row is None:
+            raise TableError(f"round {round_no} has no spin")
+        if row[0] != number:
+            raise TableError(f"round {round_no} was already settled on {row[0]}, not {number}")
+        return self._report_from_json(json.loads(row[1]))
+
+    def _report_from_json(self, data: dict[str, Any]) -> SpinReport:
+        bets = self.settled_bets(data["round"])
+        settlement = settle(
+            bets, data["spin"], self.house, data.get("choices", {}), data.get("last_spin", False)
+        )
+        return SpinReport(data["round"], settlement, tuple(call_results(settlement, self.house)))
+
+    def settled_bets(self, round_no: int) -> list[Bet]:
+        """The bets as they stood when a round was settled."""
+        rows = self.db.execute(
+            "SELECT b.id, a.player, b.kind, b.numbers, b.amount, b.call, b.announcement,"
+            " b.call_index, b.prison FROM outcomes o JOIN bets b ON b.id = o.bet"
+            " JOIN announcements a ON a.id = b.announcement WHERE o.round = ? ORDER BY b.id",
+            (round_no,),
+        ).fetchall()
+        return [_bet_from_row(r) for r in rows]
+
+    def _settle(self, number: int, choices: Mapping[str, str], last_spin: bool) -> SpinReport:
+        round_no = self.round
+        bets = self.open_bets()
+        settlement = settle(bets, number, self.house, choices, last_spin)
+        report = SpinReport(round_no, settlement, tuple(call_results(settlement, self.house)))
+        data = report.to_json()
+        data["choices"] = dict(choices)
+        data["last_spin"] = last_spin
+        summary = {k: v for k, v in data.items() if k not in ("outcomes", "to_place")}
+        self.db.execute(
+            "INSERT INTO spins VALUES (?, ?, ?, ?)", (round_no, number, _now(), json.dumps(summary))
+        )
+        self.db.executemany(
+            "INSERT INTO outcomes VALUES (?, ?, ?, ?, ?)",
+            [(round_no, int(o.bet.id), o.result, str(o.paid), str(o.returned))
+             for o in settlement.outcomes],
+        )  # fmt: skip
+        self.db.executemany(
+            "UPDATE bets SET status = 'settled' WHERE id = ?",
+            [(int(o.bet.id),) for o in settlement.outcomes],
+        )
+        self.db.executemany(
+            "INSERT INTO bets (announcement, call_index, call, kind, numbers, amount, prison,"
+            " round, status) SELECT announcement, call_index, call, ?, ?, ?, ?, ?, 'open'"
+            " FROM bets WHERE id = ?",
+            [(o.kept.position.kind.value, json.dumps(o.kept.position.numbers), o.kept.amount,
+              o.kept.prison, round_no + 1, int(o.bet.id))
+             for o in settlement.outcomes if o.kept is not None],
+        )  # fmt: skip
+        self._set_meta("round", str(round_no + 1))
+        self._set_meta("state", "open")
+        self._audit("spin", round=round_no, number=number)
+        self._audit("settlement", **data)
+        return report
+
+    # ---- replays -------------------------------------------------------------------
+    def replay(self, aid: int, kind: str, call_index: int = 0) -> Replay:
+        """Replay a called bet that won on the last spin (à refaire, à compléter, pour le tout).
+
+        :raises TableError: betting is closed, no such call, or it was already replayed.
+        :raises ReplayError: the bet did not win, or the replay is not allowed.
+        """
+        with self._transaction():
+            self._need_open()
+            last = self.round - 1
+            origin = f"replay:{aid}.{call_index}:{kind}"
+            row = self.db.execute(
+                "SELECT player, text, lang FROM announcements WHERE id = ?", (aid,)
+            ).fetchone()
+            if row is None:
+                raise TableError(f"no announcement {aid}")
+            if self.db.execute(
+                "SELECT 1 FROM announcements WHERE origin LIKE ?", (f"replay:{aid}.{call_index}:%",)
+            ).fetchone():
+                raise TableError(f"announcement {aid} was already replayed")
+            player, text, lang = row
+            calls = parse(text, lang, self.house).calls
+            if not 0 <= call_index < len(calls):
+                raise TableError(f"announcement {aid} has no call {call_index}")
+            result = self._call_result(last, aid, call_index)
+            done = replay(kind, calls[call_index], result, self.house)
+            new = Announcement(done.placed.notation(), (done.placed,))
+            new_id = self._insert_announcement(
+                player, new.notation(), lang, new, "confirmed", origin
+            )
+            self._audit(
+                "replay", announcement=aid, call=call_index, replay=kind, new_announcement=new_id,
+                placed=done.placed.notation(), left_in_place=done.left_in_place,
+                from_win=money(done.from_win), handed=money(done.handed),
+            )  # fmt: skip
+        return done
+
+    def _call_result(self, round_no: int, aid: int, call_index: int) -> CallResult:
+        row = self.db.execute(
+            "SELECT number, report FROM spins WHERE round = ?", (round_no,)
+        ).fetchone()
+        if row is None:
+            raise TableError("no spin yet: a replay follows a win")
+        report = self._report_from_json(json.loads(row[1]))
+        group = f"{aid}.{call_index}"
+        for c in report.calls:
+            if c.group == group:
+                return c
+        raise TableError(f"announcement {aid} call {call_index} was not on the last spin")
+
+    # ---- reading -------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """Everything a status line or a script needs to know."""
+        bets = self.open_bets()
+        by_player: dict[str, Any] = {
+            p: {"staked": 0, "prison": 0, "bets": []} for p in self.players()
+        }
+        for b in bets:
+            entry = by_player[b.player]
+            entry["prison" if b.prison else "staked"] += b.amount
+            entry["bets"].append(
+                {"id": int(b.id), "call": b.call, "bet": b.position.kind.value,
+                 "numbers": list(b.position.numbers), "amount": b.amount, "prison": b.prison}
+            )  # fmt: skip
+        spins = self.db.execute("SELECT round, number FROM spins ORDER BY round").fetchall()
+        return {
+            "file": str(self.path),
+            "house": self.house.name,
+            "lang": self.lang,
+            "betting": "open" if self.is_open else "closed",
+            "round": self.round,
+            "spins": [{"round": r, "number": n} for r, n in spins],
+            "players": by_player,
+            "staked": sum(b.amount for b in bets if not b.prison),
+            "prison": sum(b.amount for b in bets if b.prison),
+        }
+
+    def export_audit(self, out: TextIO) -> int:
+        """Write the audit log as JSON lines; returns how many."""
+        count = 0
+        for aid, ts, kind, payload in self.db.execute(
+            "SELECT id, ts, kind, payload FROM audit ORDER BY id"
+        ):
+            out.write(json.dumps({"seq": aid, "ts": ts, "event": kind, **json.loads(payload)},
+                                 ensure_ascii=False) + "\n")  # fmt: skip
+            count += 1
+        return count
+
+
+@cache
+def _position(kind: str, numbers: str) -> Position:
+    return Position(BetKind(kind), tuple(json.loads(numbers)))
+
+
+def _bet_from_row(row: tuple[Any, ...]) -> Bet:
+    bet_id, player, kind, numbers, amount, call, aid, call_index, prison = row
+    position = _position(kind, numbers)
+    return Bet(str(bet_id), player, position, amount, call, f"{aid}.{call_index}", prison)
+
+
+def _db_error(path: Path, err: sqlite3.DatabaseError) -> TableError:
+    text = str(err)
+    if "locked" in text or "busy" in text:
+        return TableError(f"{path} is in use by another program (the database is locked)")
+    if any(k in text for k in ("not a database", "malformed", "encrypted", "no such table")):
+        return TableError(f"{path} is not a callbets table, or it is damaged ({text})")
+    return TableError(f"{path}: {text}")

@@ -1,0 +1,82 @@
+"""`callbets settle` and `callbets table`, run as scripts and tests would run them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def cb(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "callbets", *args], input=stdin, capture_output=True, text=True
+    )
+
+
+def test_settle_contract_example():
+    proc = cb("settle", "--json", "--spin", "26", "voisins du zéro à 5")
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 0
+    assert (data["spin"], data["staked"], data["returned"], data["net"], data["prison"]) == (
+        26, 45, 90, 45, 0,
+    )  # fmt: skip
+    corner = next(p for p in data["calls"][0]["placements"] if p["bet"] == "corner")
+    assert corner["result"] == "won" and corner["returned"] == 90 and corner["pieces"] == 2
+    assert data["calls"][0]["to_place"] == [
+        {"bet": "corner", "numbers": [25, 26, 28, 29], "amount": 10}
+    ]
+
+
+def test_settle_zero_by_house():
+    fair = json.loads(
+        cb("settle", "--json", "--spin", "0", "--house", "venice-fair", "rouge à 5").stdout
+    )
+    (red,) = fair["calls"][0]["placements"]
+    assert red["result"] == "shared" and red["returned"] == 2 and fair["prison"] == 1
+    venice = json.loads(cb("settle", "--json", "--spin", "0", "rouge à 5").stdout)
+    assert venice["calls"][0]["placements"][0]["result"] == "prison" and venice["prison"] == 5
+    half = json.loads(cb("settle", "--json", "--spin", "0", "--choice", "half", "rouge à 5").stdout)
+    assert half["returned"] == 2.5
+
+
+def test_settle_jsonl_keeps_refusals_in_line():
+    proc = cb("settle", "--spin", "17", "--jsonl", stdin="17 en plein\ncheval 5/9\n\ntiers\n")
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [x["ok"] for x in lines] == [True, False, True]
+    assert lines[0]["returned"] == 36 and lines[2]["returned"] == 0
+
+
+def test_settle_rejects_a_number_off_the_wheel():
+    proc = cb("settle", "--spin", "37", "tiers")
+    assert proc.returncode == 2 and "not on the wheel" in proc.stderr
+
+
+def test_a_whole_evening_from_the_shell(tmp_path: Path):
+    table = str(tmp_path / "evening.sqlite")
+
+    def t(*args: str) -> subprocess.CompletedProcess[str]:
+        proc = cb("table", "--table", table, *args)
+        assert proc.returncode == 0, proc.stderr
+        return proc
+
+    t("open", "--house", "venice-french", "--lang", "fr")
+    t("player", "rouge")
+    t("player", "vert")
+    t("bet", "rouge", "tiers", "à", "1")
+    t("bet", "vert", "rouge à 10")
+    t("close")
+    spin = json.loads(t("spin", "27", "--json").stdout)
+    assert spin["players"]["rouge"]["returned"] == 18 and spin["players"]["vert"]["returned"] == 20
+    assert "hand 12 to the player" in t("replay", "1", "completer").stdout
+    t("bet", "vert", "pair à 10")
+    t("close")
+    t("spin", "0")
+    state = json.loads(t("show", "--json").stdout)
+    assert state["round"] == 3 and state["prison"] == 10 and state["staked"] == 0
+    refused = cb("table", "--table", table, "bet", "bleu", "tiers")
+    assert refused.returncode == 1 and "unknown player 'bleu'" in refused.stderr
+    audit = [json.loads(x) for x in t("audit").stdout.splitlines()]
+    assert {"open", "player", "announce", "confirm", "close", "spin", "settlement", "replay"} <= {
+        a["event"] for a in audit
+    }
