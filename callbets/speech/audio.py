@@ -1,0 +1,185 @@
+"""Audio in: WAV files (standard library) and the microphone (``sounddevice``, optional).
+
+Recognisers want 16 kHz, mono, 16-bit little-endian PCM; everything is converted to that.
+"""
+
+from __future__ import annotations
+
+import sys
+import wave
+from array import array
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from . import SpeechUnavailable
+
+RATE = 16000
+"""Sample rate the recognisers expect."""
+
+
+def _samples(raw: bytes, width: int) -> array[int]:
+    """Signed 16-bit samples from PCM of 1, 2, 3 or 4 bytes per sample."""
+    if width == 2:
+        out = array("h")
+        out.frombytes(raw)
+        if sys.byteorder == "big":
+            out.byteswap()
+        return out
+    if width == 1:  # unsigned 8-bit
+        return array("h", ((b - 128) << 8 for b in raw))
+    step = width
+    shift = 8 * (width - 2)
+    return array(
+        "h",
+        (
+            int.from_bytes(raw[i : i + step], "little", signed=True) >> shift
+            for i in range(0, len(raw) - step + 1, step)
+        ),
+    )
+
+
+def to_mono(samples: array[int], channels: int) -> array[int]:
+    """Average the channels of interleaved samples."""
+    if channels == 1:
+        return samples
+    frames = len(samples) // channels
+    return array(
+        "h",
+        (sum(samples[f * channels : (f + 1) * channels]) // channels for f in range(frames)),
+    )
+
+
+def resample(samples: array[int], rate: int, target: int = RATE) -> array[int]:
+    """Linear-interpolation resampling (enough for speech recognition)."""
+    if rate == target or not samples:
+        return samples
+    n = max(1, round(len(samples) * target / rate))
+    ratio = (len(samples) - 1) / max(1, n - 1)
+    out = array("h", bytes(2 * n))
+    for i in range(n):
+        pos = i * ratio
+        j = int(pos)
+        frac = pos - j
+        nxt = samples[j + 1] if j + 1 < len(samples) else samples[j]
+        out[i] = int(samples[j] + (nxt - samples[j]) * frac)
+    return out
+
+
+def pcm16(samples: array[int]) -> bytes:
+    """Little-endian bytes of 16-bit samples."""
+    if sys.byteorder == "big":
+        samples = array("h", samples)
+        samples.byteswap()
+    return samples.tobytes()
+
+
+def read_wav(path: Path) -> bytes:
+    """A WAV file as 16 kHz mono 16-bit PCM, whatever its rate, width and channels.
+
+    :raises SpeechUnavailable: not a readable PCM WAV file.
+    """
+    try:
+        with wave.open(str(path), "rb") as w:
+            raw = w.readframes(w.getnframes())
+            width, channels, rate = w.getsampwidth(), w.getnchannels(), w.getframerate()
+    except (OSError, EOFError, wave.Error) as err:
+        raise SpeechUnavailable(f"cannot read {path} as a PCM WAV file: {err}") from err
+    return pcm16(resample(to_mono(_samples(raw, width), channels), rate))
+
+
+def duration(pcm: bytes) -> float:
+    """Seconds of 16 kHz 16-bit mono audio."""
+    return len(pcm) / (2 * RATE)
+
+
+def _sounddevice() -> object:
+    try:
+        import sounddevice
+    except ImportError as err:
+        raise SpeechUnavailable(
+            "the microphone needs the 'sounddevice' package: pip install 'callbets[speech]'"
+        ) from err
+    except OSError as err:  # PortAudio itself is missing
+        raise SpeechUnavailable(
+            "the microphone needs the PortAudio library, which this machine lacks "
+            "(Debian/Ubuntu: apt-get install libportaudio2)"
+        ) from err
+    return sounddevice
+
+
+def microphone_blocks(seconds_per_block: float = 0.1) -> Iterator[bytes]:
+    """Blocks of 16 kHz mono PCM from the default input device, until the caller stops.
+
+    :raises SpeechUnavailable: no sounddevice, no PortAudio, or no input device.
+    """
+    sd: object = _sounddevice()
+    try:
+        device = sd.query_devices(kind="input")  # type: ignore[attr-defined]
+    except Exception as err:  # sounddevice raises PortAudioError or ValueError here
+        raise SpeechUnavailable(f"no microphone found on this machine ({err})") from err
+    frames = int(RATE * seconds_per_block)
+    try:
+        stream = sd.RawInputStream(  # type: ignore[attr-defined]
+            samplerate=RATE, channels=1, dtype="int16", blocksize=frames
+        )
+    except Exception as err:
+        name = device.get("name", "?") if isinstance(device, dict) else "?"
+        raise SpeechUnavailable(f"cannot open the microphone '{name}': {err}") from err
+    with stream:
+        while True:
+            data, _overflowed = stream.read(frames)
+            yield bytes(data)
+
+
+def energy(block: bytes) -> float:
+    """Root-mean-square level of a block of 16-bit PCM (0 to 32767)."""
+    samples = array("h")
+    samples.frombytes(block[: len(block) - len(block) % 2])
+    if not samples:
+        return 0.0
+    return float((sum(s * s for s in samples) / len(samples)) ** 0.5)
+
+
+def utterances(
+    blocks: Iterator[bytes],
+    threshold: float = 500.0,
+    trailing_silence: float = 0.6,
+    on_block: Callable[[bytes, bool], None] | None = None,
+) -> Iterator[bytes]:
+    """Cut a stream of blocks into utterances by voice activity (energy and silence).
+
+    An utterance starts at the first loud block and ends after ``trailing_silence``
+    seconds under the threshold.
+    """
+    current: list[bytes] = []
+    quiet = 0.0
+    for block in blocks:
+        loud = energy(block) >= threshold
+        if on_block is not None:
+            on_block(block, loud)
+        if not current and not loud:
+            continue
+        current.append(block)
+        quiet = 0.0 if loud else quiet + duration(block)
+        if quiet >= trailing_silence:
+            yield b"".join(current)
+            current, quiet = [], 0.0
+    if current:
+        yield b"".join(current)
+
+
+def trim_silence(pcm: bytes, threshold: int = 300, margin: float = 0.02) -> bytes:
+    """Cut the quiet before the first and after the last loud 10 ms, keeping a margin."""
+    samples = array("h")
+    samples.frombytes(pcm[: len(pcm) - len(pcm) % 2])
+    window = RATE // 100
+    loud = [
+        i
+        for i in range(0, max(0, len(samples) - window), window)
+        if max(abs(x) for x in samples[i : i + window]) > threshold
+    ]
+    if not loud:
+        return pcm
+    keep = int(RATE * margin)
+    start, end = max(0, loud[0] - keep), min(len(samples), loud[-1] + window + keep)
+    return samples[start:end].tobytes()
