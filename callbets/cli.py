@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
+from .cli_speech import add_commands as add_speech_commands
 from .cli_table import add_commands, run_guarded
 from .errors import AnnouncementError, HouseError
 from .grammar import LANGUAGES
@@ -127,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(run=_cmd_vocabulary)
 
     add_commands(sub)
+    add_speech_commands(sub)
 
     h = sub.add_parser("houses", help="list the shipped house profiles")
     h.set_defaults(run=_cmd_houses)
