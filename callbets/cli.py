@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
+from ._cliopts import add_json_modes, add_lang_house
 from .cli_speech import add_commands as add_speech_commands
 from .cli_table import add_commands, run_guarded
 from .errors import AnnouncementError, HouseError
@@ -97,22 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog='example: callbets parse --lang fr "voisins du zéro à 5"',
     )
     p.add_argument("text", nargs="*", metavar="TEXT", help="the announcement")
-    p.add_argument("--lang", choices=LANGUAGES, default="fr", help="language (default: fr)")
-    p.add_argument(
-        "--house",
-        default=DEFAULT_HOUSE,
-        metavar="NAME",
-        help=f"house profile name or .toml path (default: {DEFAULT_HOUSE}; see 'callbets houses')",
-    )
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--json", action="store_true", help="print the JSON contract")
-    mode.add_argument(
-        "--jsonl",
-        nargs="?",
-        const="-",
-        metavar="FILE",
-        help="read one announcement per line (stdin if FILE is absent or -), write JSON lines",
-    )
+    add_lang_house(p)
+    add_json_modes(p)
     p.set_defaults(run=_cmd_parse)
 
     v = sub.add_parser(

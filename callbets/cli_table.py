@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
+from ._cliopts import add_json_modes, add_lang_house
 from .announcement import Announcement
 from .errors import AnnouncementError, CallbetsError, HouseError
 from .grammar import LANGUAGES
@@ -230,23 +231,14 @@ def add_commands(sub: Any) -> None:
     )
     s.add_argument("text", nargs="*", metavar="ANNOUNCEMENT")
     s.add_argument("--spin", type=int, required=True, metavar="N", help="the winning number")
-    s.add_argument("--lang", choices=LANGUAGES, default="fr", help="language (default: fr)")
-    s.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME", help="house profile")
+    add_lang_house(s)
     s.add_argument(
         "--choice",
         metavar="CHOICE",
         help="on zero, for simple chances: prison, half or move:<chance>",
     )
     s.add_argument("--last-spin", action="store_true", help="the session's last spin")
-    mode = s.add_mutually_exclusive_group()
-    mode.add_argument("--json", action="store_true", help="print the JSON contract")
-    mode.add_argument(
-        "--jsonl",
-        nargs="?",
-        const="-",
-        metavar="FILE",
-        help="one announcement per line (stdin if FILE is absent or -)",
-    )
+    add_json_modes(s)
     s.set_defaults(run=cmd_settle)
 
     t = sub.add_parser(
