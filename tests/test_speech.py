@@ -218,6 +218,5 @@ def test_real_pocketsphinx_on_english_fixtures():
           f"{counts['accepted_wrong']} misses accepted")  # fmt: skip
     assert len(cases) >= 40
     assert counts["accepted_wrong"] == 0
-    # The floor is one half; this engine reaches about 40% on synthetic voices
-    # (see the README).  Guard against regressions below what it does today.
-    assert counts["exact"] >= 0.35 * len(cases)
+    # The floor: at least half of the synthetic utterances give the exact chips.
+    assert counts["exact"] >= 0.5 * len(cases)

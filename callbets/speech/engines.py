@@ -121,8 +121,10 @@ class PocketSphinxEngine:
                 f"PocketSphinx has no pronunciation for: {', '.join(self.missing)} "
                 f"(add them to callbets/speech/{EXTRA_DICT})"
             )
-        self.decoder.add_jsgf_string("callbets", jsgf(lang))
-        self.decoder.activate_search("callbets")
+        # Two searches: one call (most announcements, and far fewer confusions) and up
+        # to two calls joined by "and".
+        self.decoder.add_jsgf_string("one", jsgf(lang, 1))
+        self.decoder.add_jsgf_string("two", jsgf(lang, 2))
 
     def _add_words(self) -> list[str]:
         d = self.decoder
@@ -138,30 +140,54 @@ class PocketSphinxEngine:
             d.add_word(f"{base}({k})", phones, False)
         return [w for w in words(self.lang) if d.lookup_word(w) is None]
 
-    def hear(self, pcm: bytes) -> Hearing:
-        """Decode one utterance; the best path with its word posteriors."""
+    def _decode(self, pcm: bytes, search: str, passes: int) -> list[Candidate]:
         d = self.decoder
-        pcm = trim_silence(pcm)
-        # Two passes: the first adapts the cepstral mean to this voice and room (a cold
-        # decoder mishears the first utterance), the second is the one we read.
-        for _ in range(2):
+        d.activate_search(search)
+        for _ in range(passes):
             d.start_utt()
             d.process_raw(pcm, full_utt=True)
             d.end_utt()
         hyp = d.hyp()
         if hyp is None or not hyp.hypstr.strip():
-            return Hearing((), self.name)
+            return []
         confidences = tuple(
             (seg.word.split("(")[0], min(1.0, float(seg.prob)))
             for seg in d.seg()
             if not seg.word.startswith(("<", "["))
         )
-        best = Candidate(hyp.hypstr, float(hyp.score), confidences)
-        found = [best]
+        found = [Candidate(hyp.hypstr, float(hyp.score), confidences)]
         for _, alt in zip(range(10), d.nbest(), strict=False):
-            if alt.hypstr and alt.hypstr not in (c.text for c in found):
+            if alt is not None and alt.hypstr and alt.hypstr not in (c.text for c in found):
                 found.append(Candidate(alt.hypstr, float(alt.score)))
-        return Hearing(tuple(found), self.name)
+        return found
+
+    def hear(self, pcm: bytes) -> Hearing:
+        """Decode one utterance with both searches; the best paths and their word posteriors.
+
+        The first pass of the one-call search only adapts the cepstral mean to this voice
+        (a cold decoder mishears the first utterance).  The two-call reading comes first
+        when it really holds two calls; otherwise the one-call reading does.
+        """
+        pcm = trim_silence(pcm)
+        one = self._decode(pcm, "one", passes=2)
+        two = self._decode(pcm, "two", passes=1)
+        first, second = (two, one) if two and _calls(two[0].text) > 1 else (one, two)
+        merged: list[Candidate] = []
+        for c in (*first, *second):
+            if c.text not in (m.text for m in merged):
+                merged.append(c)
+        return Hearing(tuple(merged), self.name)
+
+
+def _calls(text: str) -> int:
+    """How many calls an English text parses to (0 when it does not parse)."""
+    from ..errors import AnnouncementError
+    from ..parse import parse
+
+    try:
+        return len(parse(text, "en").calls)
+    except AnnouncementError:
+        return 0
 
 
 # ---- Vosk ----------------------------------------------------------------------------

@@ -150,7 +150,7 @@ def _ignored_phrases(lang: str) -> list[str]:
     )
 
 
-def jsgf(lang: str) -> str:
+def jsgf(lang: str, calls_at_most: int = 2) -> str:
     """A JSGF grammar of legal announcements: one or two calls, each with a stake.
 
     Positions are listed as the layout allows them (only real splits, streets, corners
@@ -219,7 +219,7 @@ def jsgf(lang: str) -> str:
         "<call> = " + " | ".join(f"( {c} )" for c in calls) + ";",
         "<stake> = " + " | ".join(f"( {s} )" for s in stakes) + ";",
         "<item> = <call> [<stake>];",
-        f"public <announcement> = <item> [{w('AND')} <item>];",
+        "public <announcement> = <item>" + (f" [{w('AND')} <item>];" if calls_at_most > 1 else ";"),
     ]
     return "\n".join(lines) + "\n"
 
