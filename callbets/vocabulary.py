@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 
 from .errors import AnnouncementError
@@ -145,10 +145,3 @@ def sample_phrases(
         if len(found) == count:
             break
     return list(found)
-
-
-def iter_number_phrases(lang: str, upto: int = 36) -> Iterator[tuple[int, str]]:
-    """Each number 0..upto with each of its spellings (for recogniser phrase lists)."""
-    for n in range(upto + 1):
-        for spelled in spellings(lang, n):
-            yield n, spelled

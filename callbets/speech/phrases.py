@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from ..errors import AnnouncementError
@@ -270,12 +270,3 @@ def words(lang: str) -> list[str]:
     """Every word a recogniser must know for this language."""
     out = set(itertools.chain.from_iterable(p.split() for p in phrase_list(lang, 0)))
     return sorted(out)
-
-
-def iter_vocabulary_report(lang: str, known: set[str] | None = None) -> Iterator[str]:
-    """Lines of a vocabulary report: each word, and whether a recogniser lexicon has it."""
-    for word in words(lang):
-        if known is None:
-            yield word
-        else:
-            yield f"{word}\t{'ok' if word in known else 'MISSING'}"
