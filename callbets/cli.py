@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from ._cliopts import add_json_modes, add_lang_house
+from .cli_regress import add_commands as add_regress_commands
 from .cli_speech import add_commands as add_speech_commands
 from .cli_table import add_commands, run_guarded
 from .errors import AnnouncementError, HouseError
@@ -123,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(sub)
     add_speech_commands(sub)
+    add_regress_commands(sub)
 
     h = sub.add_parser("houses", help="list the shipped house profiles")
     h.set_defaults(run=_cmd_houses)

@@ -295,6 +295,8 @@ def run_guarded(args: argparse.Namespace) -> int:
     except HouseError as err:
         print(f"callbets: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (e.g. piped into head)
+        return 0
     except (CallbetsError, OSError) as err:
         print(f"callbets: {err}", file=sys.stderr)
         return EXIT_REFUSED

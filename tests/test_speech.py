@@ -197,26 +197,27 @@ def test_pocketsphinx_refuses_other_languages():
         PocketSphinxEngine("fr")
 
 
-def test_real_pocketsphinx_on_english_fixtures():
-    """Real recognition of espeak-ng voices.  Prints the figures; no miss is ever accepted."""
+def test_real_pocketsphinx_on_english_fixtures(tmp_path: Path):
+    """Real recognition of espeak-ng voices, run as a regression suite through
+    ``callbets regress``.  Prints the figures; no miss is ever accepted."""
     pytest.importorskip("pocketsphinx")
-    from callbets.speech.engines import PocketSphinxEngine
+    import subprocess
+    import sys
 
-    engine = PocketSphinxEngine("en")
-    cases = [c for c in MANIFEST if c["lang"] == "en"]
-    counts = {"exact": 0, "accept": 0, "ask": 0, "refuse": 0, "accepted_wrong": 0}
-    for case in cases:
-        decision = decide(engine.hear(read_wav(FIXTURES / case["file"])), "en")
-        got = decision.chosen.notation() if decision.chosen else None
-        counts["exact"] += got == case["expect"]
-        counts[decision.kind] += 1
-        if decision.kind == "accept" and got != case["expect"]:
-            counts["accepted_wrong"] += 1
-            print(f"  accepted a miss: {case['text']!r} heard as {got}")
-    print(f"pocketsphinx en: {counts['exact']}/{len(cases)} exact chips; decisions: "
-          f"{counts['accept']} accept, {counts['ask']} ask, {counts['refuse']} refuse; "
-          f"{counts['accepted_wrong']} misses accepted")  # fmt: skip
-    assert len(cases) >= 40
-    assert counts["accepted_wrong"] == 0
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbets", "regress", str(FIXTURES / "suite-en.jsonl"),
+         "--engine", "pocketsphinx", "--json", str(report)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    print(proc.stdout.split("\n")[0])
+    items = json.loads(report.read_text())["items"]
+    top = sum(i["got"] == i["expect"] for i in items)
+    outcomes = {
+        o: sum(i["outcome"] == o for i in items) for o in ("exact", "asked", "refused", "wrong")
+    }
+    print(f"pocketsphinx en: {top}/{len(items)} exact chips as first reading; {outcomes}")
+    assert len(items) >= 40
+    assert outcomes["wrong"] == 0 and proc.returncode == 0  # no miss accepted
     # The floor: at least half of the synthetic utterances give the exact chips.
-    assert counts["exact"] >= 0.5 * len(cases)
+    assert top >= 0.5 * len(items)

@@ -1,0 +1,116 @@
+"""``callbets regress``: run suites of announcements and report at the level of bets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .grammar import LANGUAGES
+from .regress import (
+    Item,
+    Result,
+    compare_baseline,
+    describe,
+    junit,
+    load_suite,
+    report_json,
+    run_item,
+    summary,
+)
+
+
+def _run(items: list[Item], args: argparse.Namespace) -> list[Result]:
+    progress = sys.stderr.isatty()
+    results: list[Result] = []
+    engines = [args.engine] * len(items)
+    models = [args.model] * len(items)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            mapped = pool.map(run_item, items, engines, models)
+            for i, r in enumerate(mapped, 1):
+                results.append(r)
+                if progress:
+                    sys.stderr.write(f"\r[{i}/{len(items)}] {r.item.id:30.30}")
+    else:
+        for i, item in enumerate(items, 1):
+            results.append(run_item(item, args.engine, args.model))
+            if progress:
+                sys.stderr.write(f"\r[{i}/{len(items)}] {item.id:30.30}")
+    if progress:
+        sys.stderr.write("\n")
+    return results
+
+
+def _print_summary(data: dict[str, Any]) -> None:
+    total = data["total"]
+    print(
+        f"{total['items']} items: {total['exact']} exact, {total['asked']} asked, "
+        f"{total['refused']} refused, {total['wrong']} WRONG"
+    )
+    for group in ("languages", "families"):
+        for name, c in data[group].items():
+            print(
+                f"  {name:18} {c['exact']:4}/{c['items']:<4} exact  {c['asked']:3} asked  "
+                f"{c['refused']:3} refused  {c['wrong']:3} wrong"
+            )
+    if data["wer"] is not None:
+        print(f"word error rate of the recogniser: {data['wer']:.1%}")
+
+
+def cmd_regress(args: argparse.Namespace) -> int:
+    """Run every item of every suite; exit 1 on any wrong item or a missed threshold."""
+    if args.suites and args.suites[0] == "record":
+        from .regress_record import record
+
+        return record(args)
+    items = [item for suite in args.suites for item in load_suite(Path(suite))]
+    results = _run(items, args)
+    data = summary(results)
+    _print_summary(data)
+    for r in results:
+        if r.outcome != "exact":
+            print(describe(r))
+    report = report_json(results)
+    if args.baseline:
+        changes = compare_baseline(results, json.loads(Path(args.baseline).read_text("utf-8")))
+        report["baseline"] = changes
+        print(
+            f"against {args.baseline}: newly failing {changes['newly_failing'] or 'none'}; "
+            f"newly passing {changes['newly_passing'] or 'none'}"
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, ensure_ascii=False, indent=1), "utf-8")
+    if args.junit:
+        Path(args.junit).write_text(junit(results), "utf-8")
+    exact_ratio = data["total"]["exact"] / max(1, data["total"]["items"])
+    if data["total"]["wrong"]:
+        return 1
+    if args.min_exact is not None and exact_ratio < args.min_exact:
+        print(f"exact {exact_ratio:.1%} is under the threshold {args.min_exact:.1%}")
+        return 1
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``regress``."""
+    p = sub.add_parser(
+        "regress",
+        help="run suites of announcements (typed or recorded) and score them by bets",
+        description="Run suites (folders with manifest.jsonl, or .jsonl files) and report "
+        "exact, asked, refused and WRONG items.  'callbets regress record SUITE --lang L' "
+        "records new items from the microphone.",
+    )
+    p.add_argument("suites", nargs="+", metavar="SUITE")
+    p.add_argument("--engine", choices=["vosk", "pocketsphinx"], default="")
+    p.add_argument("--model", metavar="PATH", help="Vosk model folder")
+    p.add_argument("--lang", choices=LANGUAGES, default="fr", help="language (record only)")
+    p.add_argument("--junit", metavar="FILE", help="write a JUnit XML file")
+    p.add_argument("--json", metavar="FILE", help="write the full report as JSON")
+    p.add_argument("--baseline", metavar="FILE", help="an earlier --json report to compare")
+    p.add_argument("--min-exact", type=float, metavar="RATIO", help="fail under this ratio")
+    p.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    p.set_defaults(run=cmd_regress)

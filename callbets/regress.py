@@ -1,0 +1,293 @@
+"""Regression suites of announcements, scored at the level of bets.
+
+A suite is a folder with ``manifest.jsonl`` (or a ``.jsonl`` file itself).  Each line is
+one item::
+
+    {"id": "fr-001", "lang": "fr", "text": "voisins du zéro à 5", "expect": "voisins x5"}
+    {"id": "en-007", "lang": "en", "audio": "en/07.wav", "text": "tiers by five",
+     "expect": "tiers x5", "engine": "pocketsphinx"}
+    {"id": "it-003", "lang": "it", "text": "cavallo 4/8", "expect": "refuse"}
+
+``expect`` is the canonical notation of the chips (``callbets parse`` prints it through
+:meth:`Announcement.notation`) or ``"refuse"``; ``audio`` paths are relative to the
+manifest; ``text`` is the transcript (typed items are parsed from it; audio items use it
+for the word error rate); ``house`` and ``engine`` are optional.
+
+Outcomes: **exact** (the expected chips, or a refusal that was expected), **asked** (the
+recogniser asked: ambiguous or a weak word), **refused**, and **wrong** (chips that differ
+from the expected ones: the figure that matters most).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from .announcement import parse_notation
+from .errors import AmbiguousError, AnnouncementError, CallbetsError
+from .grammar import LANGUAGES
+from .house import find_house
+from .parse import parse
+
+OUTCOMES = ("exact", "asked", "refused", "wrong")
+
+
+class ManifestError(CallbetsError, ValueError):
+    """A suite manifest that cannot be used, with the file and line."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One announcement of a suite and what it should give."""
+
+    id: str
+    lang: str
+    expect: str
+    text: str = ""
+    audio: str = ""
+    engine: str = ""
+    house: str = "venice-french"
+    suite: str = ""
+
+    @property
+    def family(self) -> str:
+        """The kind of bet expected (first call's name), or ``refuse``."""
+        return "refuse" if self.expect == "refuse" else self.expect.split()[0]
+
+
+@dataclass
+class Result:
+    """What one item gave."""
+
+    item: Item
+    outcome: str
+    got: str = ""
+    heard: str = ""
+    reason: str = ""
+    wer: float | None = None
+    missing: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
+
+
+def _chips(notation: str, house: str) -> Counter[str]:
+    announcement = parse_notation(notation, find_house(house))
+    return Counter({f"{'/'.join(map(str, k))}": v for k, v in announcement.merged().items()})
+
+
+def load_suite(path: Path) -> list[Item]:
+    """Read a suite's manifest.
+
+    :raises ManifestError: missing file, bad JSON, unknown language, malformed expected
+        chips, a missing audio file or an item with neither text nor audio.
+    """
+    manifest = path / "manifest.jsonl" if path.is_dir() else path
+    if not manifest.is_file():
+        raise ManifestError(f"no manifest at {manifest}")
+    items = []
+    for n, line in enumerate(manifest.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{manifest}:{n}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ManifestError(f"{where}: not JSON ({err.msg})") from err
+        items.append(_item(data, where, manifest.parent))
+    if not items:
+        raise ManifestError(f"{manifest} holds no items")
+    return items
+
+
+def _item(data: dict[str, Any], where: str, folder: Path) -> Item:
+    lang = data.get("lang")
+    if lang not in LANGUAGES:
+        raise ManifestError(f"{where}: unknown language {lang!r} (one of {', '.join(LANGUAGES)})")
+    expect = data.get("expect")
+    if not isinstance(expect, str) or not expect:
+        raise ManifestError(f"{where}: 'expect' must be the expected chips' notation or 'refuse'")
+    house = data.get("house", "venice-french")
+    if expect != "refuse":
+        try:
+            _chips(expect, house)
+        except CallbetsError as err:
+            raise ManifestError(f"{where}: malformed expected chips {expect!r}: {err}") from err
+    audio = data.get("audio", "")
+    if audio and not (folder / audio).is_file():
+        raise ManifestError(f"{where}: audio file {folder / audio} is missing")
+    if not audio and not data.get("text"):
+        raise ManifestError(f"{where}: an item needs 'text' or 'audio'")
+    item_id = str(data.get("id") or f"{Path(where).stem}-{where.rsplit(':', 1)[1]}")
+    audio_path = str(folder / audio) if audio else ""
+    return Item(
+        item_id,
+        lang,
+        expect,
+        data.get("text", ""),
+        audio_path,
+        data.get("engine", ""),
+        house,
+        str(folder),
+    )
+
+
+def word_error_rate(reference: str, hypothesis: str) -> float:
+    """Word-level edit distance divided by the reference length."""
+    ref, hyp = reference.lower().split(), hypothesis.lower().split()
+    row = list(range(len(hyp) + 1))
+    for i, r in enumerate(ref, 1):
+        prev, row[0] = row[0], i
+        for j, h in enumerate(hyp, 1):
+            cur = min(row[j] + 1, row[j - 1] + 1, prev + (r != h))
+            prev, row[j] = row[j], cur
+    return row[len(hyp)] / max(1, len(ref))
+
+
+def _compare(item: Item, got: str, heard: str) -> Result:
+    if item.expect == "refuse":
+        return Result(item, "wrong", got, heard, "accepted, but it should be refused")
+    want, have = _chips(item.expect, item.house), _chips(got, item.house)
+    if want == have:
+        return Result(item, "exact", got, heard)
+    missing = sorted((want - have).elements())
+    extra = sorted((have - want).elements())
+    return Result(item, "wrong", got, heard, "different chips", missing=missing, extra=extra)
+
+
+def run_text(item: Item) -> Result:
+    """Score a typed item through the parser."""
+    try:
+        got = parse(item.text, item.lang, find_house(item.house)).notation()
+    except AmbiguousError as err:
+        outcome = "exact" if item.expect == "refuse" else "asked"
+        return Result(item, outcome, heard=item.text, reason=err.message)
+    except AnnouncementError as err:
+        outcome = "exact" if item.expect == "refuse" else "refused"
+        return Result(item, outcome, heard=item.text, reason=f"{err.kind}: {err.message}")
+    return _compare(item, got, item.text)
+
+
+def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
+    """Score a recorded item through a recogniser and the decision."""
+    from .speech.audio import read_wav
+    from .speech.decide import decide
+
+    engine = _engine(engine_name, item.lang, model)
+    hearing = engine.hear(read_wav(Path(item.audio)))
+    decision = decide(hearing, item.lang, find_house(item.house))
+    heard = hearing.best.text if hearing.best else ""
+    wer = word_error_rate(item.text, heard) if item.text else None
+    if decision.kind == "refuse":
+        outcome = "exact" if item.expect == "refuse" else "refused"
+        return Result(item, outcome, heard=heard, reason=decision.reason, wer=wer)
+    got = decision.chosen.notation() if decision.chosen else ""
+    if decision.kind == "ask":
+        return Result(item, "asked", got, heard, decision.reason, wer)
+    result = _compare(item, got, heard)
+    result.wer = wer
+    return result
+
+
+_ENGINES: dict[tuple[str, str, str | None], Any] = {}
+
+
+def _engine(name: str, lang: str, model: str | None) -> Any:
+    from .speech.engines import make_engine
+
+    key = (name, lang, model)
+    if key not in _ENGINES:
+        _ENGINES[key] = make_engine(name, lang, model)
+    return _ENGINES[key]
+
+
+def run_item(item: Item, engine: str = "", model: str | None = None) -> Result:
+    """Score one item (typed or recorded)."""
+    if item.audio:
+        name = engine or item.engine or ("pocketsphinx" if item.lang == "en" else "vosk")
+        return run_audio(item, name, model)
+    return run_text(item)
+
+
+def summary(results: list[Result]) -> dict[str, Any]:
+    """Figures: overall, per language and per family; word error rate of audio items."""
+
+    def count(rs: list[Result]) -> dict[str, int]:
+        c = Counter(r.outcome for r in rs)
+        return {"items": len(rs), **{o: c.get(o, 0) for o in OUTCOMES}}
+
+    by_lang: dict[str, list[Result]] = defaultdict(list)
+    by_family: dict[str, list[Result]] = defaultdict(list)
+    for r in results:
+        by_lang[r.item.lang].append(r)
+        by_family[r.item.family].append(r)
+    wers = [r.wer for r in results if r.wer is not None]
+    return {
+        "total": count(results),
+        "languages": {k: count(v) for k, v in sorted(by_lang.items())},
+        "families": {k: count(v) for k, v in sorted(by_family.items())},
+        "wer": round(sum(wers) / len(wers), 3) if wers else None,
+    }
+
+
+def report_json(results: list[Result]) -> dict[str, Any]:
+    """The whole run as JSON (also the format of a baseline)."""
+    return {
+        "summary": summary(results),
+        "items": [
+            {
+                **{k: v for k, v in asdict(r).items() if k != "item"},
+                "id": r.item.id,
+                "lang": r.item.lang,
+                "expect": r.item.expect,
+                "family": r.item.family,
+            }
+            for r in results
+        ],
+    }
+
+
+def compare_baseline(results: list[Result], baseline: dict[str, Any]) -> dict[str, list[str]]:
+    """Items that newly fail and items that newly pass, against an earlier JSON report."""
+    before = {i["id"]: i["outcome"] == "exact" for i in baseline.get("items", [])}
+    now = {r.item.id: r.outcome == "exact" for r in results}
+    return {
+        "newly_failing": sorted(i for i, ok in now.items() if before.get(i) is True and not ok),
+        "newly_passing": sorted(i for i, ok in now.items() if before.get(i) is False and ok),
+    }
+
+
+def junit(results: list[Result]) -> str:
+    """A JUnit XML document: one test case per item; wrong items fail, others pass or skip."""
+    suite = ET.Element(
+        "testsuite",
+        name="callbets regress",
+        tests=str(len(results)),
+        failures=str(sum(r.outcome == "wrong" for r in results)),
+        skipped=str(sum(r.outcome in ("asked", "refused") for r in results)),
+    )
+    for r in results:
+        case = ET.SubElement(
+            suite, "testcase", classname=f"{r.item.lang}.{r.item.family}", name=r.item.id
+        )
+        if r.outcome == "wrong":
+            failure = ET.SubElement(case, "failure", message=r.reason)
+            failure.text = describe(r)
+        elif r.outcome in ("asked", "refused"):
+            ET.SubElement(case, "skipped", message=f"{r.outcome}: {r.reason}")
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True)
+
+
+def describe(r: Result) -> str:
+    """A failure as a croupier reads it: heard, parsed, expected, and the chips that differ."""
+    lines = [
+        f"{r.item.id} [{r.item.lang}] {r.outcome}: {r.reason}",
+        f"  heard:    {r.heard!r}",
+        f"  parsed:   {r.got or '-'}",
+        f"  expected: {r.item.expect}",
+    ]
+    lines += [f"  - missing chip {c}" for c in r.missing]
+    lines += [f"  + extra chip   {c}" for c in r.extra]
+    return "\n".join(lines)

@@ -1,0 +1,93 @@
+"""`callbets regress`: manifests, scoring, baselines, JUnit, and the project's own suites."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from callbets.regress import ManifestError, load_suite, word_error_rate
+
+from .conftest import ROOT
+
+SUITES = ROOT / "tests" / "suites"
+
+
+def cb(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "callbets", *args], capture_output=True, text=True)
+
+
+def suite(tmp_path: Path, *items: dict[str, object]) -> Path:
+    folder = tmp_path / "suite"
+    folder.mkdir(exist_ok=True)
+    (folder / "manifest.jsonl").write_text("\n".join(json.dumps(i) for i in items) + "\n")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ({"lang": "de", "text": "tiers", "expect": "tiers x1"}, "unknown language"),
+        ({"lang": "fr", "text": "tiers", "expect": "tiers banana"}, "malformed expected chips"),
+        ({"lang": "fr", "audio": "nope.wav", "expect": "tiers x1"}, "is missing"),
+        ({"lang": "fr", "expect": "tiers x1"}, "needs 'text' or 'audio'"),
+    ],
+)
+def test_manifest_errors_are_clear(tmp_path: Path, item, message):
+    with pytest.raises(ManifestError, match=message):
+        load_suite(suite(tmp_path, item))
+
+
+def test_missing_manifest(tmp_path: Path):
+    with pytest.raises(ManifestError, match="no manifest"):
+        load_suite(tmp_path / "nowhere")
+    proc = cb("regress", str(tmp_path / "nowhere"))
+    assert proc.returncode == 1 and "no manifest" in proc.stderr
+
+
+def test_a_wrong_item_fails_the_run_and_shows_the_chips(tmp_path: Path):
+    folder = suite(
+        tmp_path,
+        {"id": "ok", "lang": "fr", "text": "tiers à 5", "expect": "tiers x5"},
+        {"id": "bad", "lang": "fr", "text": "cheval 5/8", "expect": "split 5/6 x1"},
+        {"id": "no", "lang": "fr", "text": "cheval 5/9", "expect": "refuse"},
+    )
+    proc = cb("regress", str(folder))
+    assert proc.returncode == 1
+    assert "3 items: 2 exact, 0 asked, 0 refused, 1 WRONG" in proc.stdout
+    assert "- missing chip 5/6" in proc.stdout and "+ extra chip   5/8" in proc.stdout
+
+
+def test_baseline_lists_new_failures_and_junit_is_valid(tmp_path: Path):
+    good = {"id": "a", "lang": "en", "text": "tiers by 5", "expect": "tiers x5"}
+    folder = suite(tmp_path, good)
+    base = tmp_path / "base.json"
+    assert cb("regress", str(folder), "--json", str(base)).returncode == 0
+    folder = suite(tmp_path, {**good, "expect": "tiers x6"})
+    junit = tmp_path / "j.xml"
+    proc = cb("regress", str(folder), "--baseline", str(base), "--junit", str(junit))
+    assert "newly failing ['a']" in proc.stdout and proc.returncode == 1
+    root = ET.parse(junit).getroot()
+    cases = root.findall("testcase")
+    assert len(cases) == 1 and cases[0].find("failure") is not None
+
+
+def test_threshold_gates_the_run(tmp_path: Path):
+    folder = suite(tmp_path, {"lang": "fr", "text": "voisins 45", "expect": "voisins x45"})
+    assert cb("regress", str(folder)).returncode == 0  # asked, not wrong
+    assert cb("regress", str(folder), "--min-exact", "0.9").returncode == 1
+
+
+def test_word_error_rate():
+    assert word_error_rate("tiers by five", "tiers by five") == 0
+    assert word_error_rate("tiers by five", "tiers five") == pytest.approx(1 / 3)
+
+
+def test_project_typed_suites_pass():
+    proc = cb("regress", *(str(SUITES / f"typed-{lang}") for lang in ("fr", "it", "en")))
+    print(proc.stdout.splitlines()[0])
+    assert proc.returncode == 0, proc.stdout
