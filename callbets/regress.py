@@ -9,9 +9,11 @@ one item::
     {"id": "it-003", "lang": "it", "text": "cavallo 4/8", "expect": "refuse"}
 
 ``expect`` is the canonical notation of the chips (``callbets parse`` prints it through
-:meth:`Announcement.notation`) or ``"refuse"``; ``audio`` paths are relative to the
-manifest; ``text`` is the transcript (typed items are parsed from it; audio items use it
-for the word error rate); ``house`` and ``engine`` are optional.
+:meth:`Announcement.notation`), the chips themselves as in the sample corpus
+(``{"placements": [[[0, 2, 3], 10], …]}``, merged by number set) or ``"refuse"``;
+``audio`` paths are relative to the manifest; ``text`` is the transcript (typed items
+are parsed from it; audio items use it for the word error rate); ``house`` and
+``engine`` are optional.
 
 Outcomes: **exact** (the expected chips, or a refusal that was expected), **asked** (the
 recogniser asked: ambiguous or a weak word), **refused**, and **wrong** (chips that differ
@@ -55,8 +57,10 @@ class Item:
 
     @property
     def family(self) -> str:
-        """The kind of bet expected (first call's name), or ``refuse``."""
-        return "refuse" if self.expect == "refuse" else self.expect.split()[0]
+        """The kind of bet expected (first call's name), ``chips`` or ``refuse``."""
+        if self.expect == "refuse" or self.expect.startswith("["):
+            return "refuse" if self.expect == "refuse" else "chips"
+        return self.expect.split()[0]
 
 
 @dataclass
@@ -73,8 +77,12 @@ class Result:
     extra: list[str] = field(default_factory=list)
 
 
-def _chips(notation: str, house: str) -> Counter[str]:
-    announcement = parse_notation(notation, find_house(house))
+def _chips(expect: str, house: str) -> Counter[str]:
+    """Amount per set of numbers, from a notation or a JSON list of [[numbers], amount]."""
+    if expect.startswith("["):
+        pairs = json.loads(expect)
+        return Counter({"/".join(map(str, sorted(nums))): amount for nums, amount in pairs})
+    announcement = parse_notation(expect, find_house(house))
     return Counter({f"{'/'.join(map(str, k))}": v for k, v in announcement.merged().items()})
 
 
@@ -107,13 +115,15 @@ def _item(data: dict[str, Any], where: str, folder: Path) -> Item:
     if lang not in LANGUAGES:
         raise ManifestError(f"{where}: unknown language {lang!r} (one of {', '.join(LANGUAGES)})")
     expect = data.get("expect")
+    if isinstance(expect, dict) and isinstance(expect.get("placements"), list):
+        expect = json.dumps(expect["placements"])  # the chips, as in the sample corpus
     if not isinstance(expect, str) or not expect:
         raise ManifestError(f"{where}: 'expect' must be the expected chips' notation or 'refuse'")
     house = data.get("house", "venice-french")
     if expect != "refuse":
         try:
             _chips(expect, house)
-        except CallbetsError as err:
+        except (CallbetsError, ValueError, TypeError) as err:
             raise ManifestError(f"{where}: malformed expected chips {expect!r}: {err}") from err
     audio = data.get("audio", "")
     if audio and not (folder / audio).is_file():

@@ -91,3 +91,17 @@ def test_project_typed_suites_pass():
     proc = cb("regress", *(str(SUITES / f"typed-{lang}") for lang in ("fr", "it", "en")))
     print(proc.stdout.splitlines()[0])
     assert proc.returncode == 0, proc.stdout
+
+
+def test_expected_chips_as_placements(tmp_path: Path):
+    chips = {"placements": [[[0, 2, 3], 2], [[4, 7], 1], [[12, 15], 1], [[18, 21], 1],
+                            [[19, 22], 1], [[25, 26, 28, 29], 2], [[32, 35], 1]]}  # fmt: skip
+    folder = suite(tmp_path, {"lang": "fr", "text": "voisins", "expect": chips})
+    assert cb("regress", str(folder)).returncode == 0
+    bad = {"placements": [[[0, 2, 3], 1]]}
+    assert (
+        cb(
+            "regress", str(suite(tmp_path, {"lang": "fr", "text": "voisins", "expect": bad}))
+        ).returncode
+        == 1
+    )
