@@ -105,3 +105,21 @@ def test_expected_chips_as_placements(tmp_path: Path):
         ).returncode
         == 1
     )
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_project_audio_suites_with_vosk_when_a_model_is_present(lang):
+    from callbets.speech.engines import model_path
+
+    if not (model_path(lang) / "am").is_dir():
+        pytest.skip(f"no Vosk model in {model_path(lang)} (see models/README.md)")
+    suite_file = ROOT / "tests" / "fixtures" / "audio" / f"suite-{lang}.jsonl"
+    proc = cb("regress", str(suite_file), "--engine", "vosk")
+    print(proc.stdout.splitlines()[0])
+    assert "0 WRONG" in proc.stdout.splitlines()[0]
+
+
+def test_audio_suites_are_well_formed():
+    for lang in ("en", "fr", "it"):
+        items = load_suite(ROOT / "tests" / "fixtures" / "audio" / f"suite-{lang}.jsonl")
+        assert len(items) >= 16 and all(i.audio for i in items)
