@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE
@@ -30,3 +35,23 @@ def add_json_modes(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="read one announcement per line (stdin if FILE is absent or -), write JSON lines",
     )
+
+
+def answer_lines(source: str, command: str, answer: Callable[[str], dict[str, Any]]) -> int:
+    """One announcement per input line (stdin for ``-``), one JSON object per line out.
+
+    Blank lines are skipped.  Returns the exit code: 0, or 1 if the input cannot be read.
+    """
+    try:
+        with contextlib.ExitStack() as stack:
+            lines: Iterable[str] = sys.stdin
+            if source != "-":
+                lines = stack.enter_context(open(source, encoding="utf-8"))
+            for line in lines:
+                text = line.rstrip("\n")
+                if text.strip():
+                    print(json.dumps(answer(text), ensure_ascii=False), flush=True)
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"callbets {command}: cannot read {source}: {err}", file=sys.stderr)
+        return 1
+    return 0

@@ -244,10 +244,10 @@ def _notation_call(text: str) -> tuple[Call, int]:
         if not all(r.isdigit() for r in raw) or len(args) > 1:
             raise IllegalBetError(f"bad notation '{text}'")
         numbers = tuple(int(r) for r in raw)
-    if name in ("dozen", "two_dozens", "column", "two_columns") and numbers:
-        numbers = (numbers[0] - 33,) if name == "column" else numbers[:1]
-        if name == "two_columns":
-            numbers = (numbers[0] - 33,)
+    if name in ("dozen", "two_dozens") and numbers:
+        numbers = numbers[:1]  # "dozen 2", "two_dozens 1-2": the (first) dozen's index
+    elif name in ("column", "two_columns") and numbers:
+        numbers = (numbers[0] - 33,)  # "column 34", "two_columns 34-35": col 34 is 1
     if name not in CALL_NAMES and name not in BetKind.__members__.values():
         raise IllegalBetError(f"bad notation '{text}': unknown bet '{name}'")
     return Call(name, numbers, each_side), unit

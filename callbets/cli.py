@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Sequence
-from typing import TextIO
+from collections.abc import Sequence
 
-from ._cliopts import add_json_modes, add_lang_house
+from ._cliopts import add_json_modes, add_lang_house, answer_lines
 from .cli_regress import add_commands as add_regress_commands
 from .cli_speech import add_commands as add_speech_commands
 from .cli_table import add_commands, run_guarded
@@ -29,29 +28,12 @@ def _parse_json(text: str, lang: str, house: House) -> dict[str, object]:
         return {"input": text, "ok": False, "error": err.to_json()}
 
 
-def _jsonl(lines: Iterable[str], lang: str, house: House, out: TextIO) -> None:
-    for line in lines:
-        text = line.rstrip("\n")
-        if text.strip():
-            out.write(json.dumps(_parse_json(text, lang, house), ensure_ascii=False) + "\n")
-            out.flush()
-
-
 def _cmd_parse(args: argparse.Namespace) -> int:
     house = find_house(args.house)
     if args.jsonl is not None:
         if args.text:
             raise SystemExit("callbets parse: give TEXT or --jsonl, not both")
-        try:
-            if args.jsonl == "-":
-                _jsonl(sys.stdin, args.lang, house, sys.stdout)
-            else:
-                with open(args.jsonl, encoding="utf-8") as lines:
-                    _jsonl(lines, args.lang, house, sys.stdout)
-        except (OSError, UnicodeDecodeError) as err:
-            print(f"callbets parse: cannot read {args.jsonl}: {err}", file=sys.stderr)
-            return EXIT_REFUSED
-        return EXIT_OK
+        return answer_lines(args.jsonl, "parse", lambda t: _parse_json(t, args.lang, house))
     text = " ".join(args.text)
     if not text.strip():
         raise SystemExit("callbets parse: nothing to parse (give TEXT, or --jsonl FILE)")

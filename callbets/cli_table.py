@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from ._cliopts import add_json_modes, add_lang_house
+from ._cliopts import add_json_modes, add_lang_house, answer_lines
 from .announcement import Announcement
 from .errors import AnnouncementError, CallbetsError, HouseError
 from .grammar import LANGUAGES
@@ -94,19 +92,7 @@ def cmd_settle(args: argparse.Namespace) -> int:
         return 2
     house = find_house(args.house)
     if args.jsonl is not None:
-        try:
-            with contextlib.ExitStack() as stack:
-                stream: Iterable[str] = sys.stdin
-                if args.jsonl != "-":
-                    stream = stack.enter_context(open(args.jsonl, encoding="utf-8"))
-                for line in stream:
-                    if line.strip():
-                        data = _settle_one(line.rstrip("\n"), args, house)
-                        print(json.dumps(data, ensure_ascii=False))
-        except (OSError, UnicodeDecodeError) as err:
-            print(f"callbets settle: cannot read {args.jsonl}: {err}", file=sys.stderr)
-            return EXIT_REFUSED
-        return EXIT_OK
+        return answer_lines(args.jsonl, "settle", lambda t: _settle_one(t, args, house))
     text = " ".join(args.text)
     data = _settle_one(text, args, house)
     if args.json:

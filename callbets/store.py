@@ -395,33 +395,31 @@ class Table:
         """
         with self._transaction():
             self._need_open()
-            row = self._pending(aid)
-            announcement = parse(row["text"], row["lang"], self.house)
+            player, text, lang = self._pending(aid)
+            announcement = parse(text, lang, self.house)
             self.db.execute("UPDATE announcements SET status = 'confirmed' WHERE id = ?", (aid,))
             self._insert_bets(aid, announcement.calls)
             self._audit(
-                "confirm", announcement=aid, player=row["player"], notation=announcement.notation()
+                "confirm", announcement=aid, player=player, notation=announcement.notation()
             )
         return announcement
 
     def cancel(self, aid: int) -> None:
         """Drop a pending announcement (annule / annulla / cancel)."""
         with self._transaction():
-            row = self._pending(aid)
+            player, _, _ = self._pending(aid)
             self.db.execute("UPDATE announcements SET status = 'cancelled' WHERE id = ?", (aid,))
-            self._audit("cancel", announcement=aid, player=row["player"])
+            self._audit("cancel", announcement=aid, player=player)
 
-    def _pending(self, aid: int) -> sqlite3.Row:
-        self.db.row_factory = sqlite3.Row
-        try:
-            row = self.db.execute(
-                "SELECT * FROM announcements WHERE id = ? AND status = 'pending'", (aid,)
-            ).fetchone()
-        finally:
-            self.db.row_factory = None
+    def _pending(self, aid: int) -> tuple[str, str, str]:
+        """(player, text, lang) of an announcement waiting for confirmation."""
+        row = self.db.execute(
+            "SELECT player, text, lang FROM announcements WHERE id = ? AND status = 'pending'",
+            (aid,),
+        ).fetchone()
         if row is None:
             raise TableError(f"no announcement {aid} waiting for confirmation")
-        return row  # type: ignore[no-any-return]
+        return str(row[0]), str(row[1]), str(row[2])
 
     def bet(self, player: str, text: str, lang: str | None = None) -> tuple[int, Announcement]:
         """Announce and confirm at once (what a typed table does).
