@@ -28,6 +28,7 @@ from .catalogue import Recipe
 from .errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
 from .house import House
 from .layout import BetKind, from_pair, inside
+from .talk import TABLE_TALK
 from .transform import Element, NeighboursEl, Nums, Sep, StakeEl, WordEl
 
 POSITION_WORDS = frozenset({"straight", "split", "street", "corner", "sixline"})
@@ -144,7 +145,7 @@ class Assembler:
         return draft
 
     def _word(self, el: WordEl) -> None:
-        if el.concept in ("chatter", "replay"):
+        if el.concept in TABLE_TALK:
             self._refuse_talk(el)
         if self.current is not None and self.current.absorbs(el):
             self.current.words.append(el)
@@ -152,7 +153,7 @@ class Assembler:
             self._new(el.start).words.append(el)
 
     def _refuse_talk(self, el: WordEl) -> None:
-        if el.concept == "chatter":
+        if el.concept in ("chatter", "close"):
             raise UnrecognizedError(f"'{el.text}' is table talk, not a bet", column=el.start)
         raise UnrecognizedError(
             f"'{el.text}' replays a winning bet after the spin; it is not a new bet",

@@ -18,6 +18,7 @@ from ..errors import AnnouncementError
 from ..grammar import language
 from ..house import find_house
 from ..parse import parse
+from ..talk import TABLE_TALK
 from ..vocabulary import spellings
 
 # Slots: a terminal name, or "#n" (0-36), "#digit" (0-9), "#count" (1-4), "#amount".
@@ -168,7 +169,7 @@ def jsgf(lang: str, calls_at_most: int = 2) -> str:
     finales = sorted(house.horizontal_finales) + [(d, d + 3) for d in range(10)]
     lines = ["#JSGF V1.0;", f"grammar callbets_{lang};"]
     for slot in sorted(have):
-        if slot not in ("CHATTER", "REPLAY"):
+        if slot.lower() not in TABLE_TALK:
             lines.append(_rule(lang, slot.lower(), " | ".join(have[slot])))
     lines += [
         _rule(lang, "num", _groups(lang, [(n,) for n in range(37)])),
