@@ -6,8 +6,10 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from ._cliopts import add_json_modes, add_lang_house, answer_lines
+from .announcement import Announcement
 from .cli_regress import add_commands as add_regress_commands
 from .cli_speech import add_commands as add_speech_commands
 from .cli_table import add_commands, run_guarded
@@ -16,6 +18,7 @@ from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, House, find_house, house_names
 from .parse import parse
 from .readback import readback
+from .svg import svg
 from .vocabulary import sample_phrases, vocabulary
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
@@ -42,13 +45,23 @@ def _cmd_parse(args: argparse.Namespace) -> int:
         print(json.dumps(result, ensure_ascii=False))
         return EXIT_OK if result["ok"] else EXIT_REFUSED
     try:
-        print(readback(parse(text, args.lang, house), args.lang, house))
+        announcement = parse(text, args.lang, house)
     except AnnouncementError as err:
         print(f"refused ({err.kind}): {err.message}\n{err.caret()}", file=sys.stderr)
         for reading in getattr(err, "readings", []):
             print(f"  - {reading}", file=sys.stderr)
         return EXIT_REFUSED
+    print(readback(announcement, args.lang, house))
+    if args.svg:
+        write_svg(Path(args.svg), announcement, text)
+        print(f"picture written to {args.svg}")
     return EXIT_OK
+
+
+def write_svg(path: Path, announcement: Announcement, title: str) -> None:
+    """Write the picture of an announcement's chips (layout and wheel) to an SVG file."""
+    chips = [(p.position, p.amount) for c in announcement.calls for p in c.placements]
+    path.write_text(svg(chips, title), encoding="utf-8")
 
 
 def _cmd_houses(args: argparse.Namespace) -> int:
@@ -88,6 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*", metavar="TEXT", help="the announcement")
     add_lang_house(p)
     add_json_modes(p)
+    p.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="also write a picture of the chips on the layout and the wheel (SVG)",
+    )
     p.set_defaults(run=_cmd_parse)
 
     v = sub.add_parser(
