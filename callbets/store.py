@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
-from .announcement import Announcement, PlacedCall
+from .announcement import Announcement, PlacedCall, parse_notation
 from .errors import AnnouncementError, CallbetsError
 from .house import find_house, house_file_text, house_from_dict
 from .layout import BetKind, Position
@@ -597,24 +597,19 @@ class Table:
             self._need_open()
             last = self.round - 1
             origin = f"replay:{aid}.{call_index}:{kind}"
-            row = self.db.execute(
-                "SELECT player, text, lang FROM announcements WHERE id = ?", (aid,)
-            ).fetchone()
-            if row is None:
-                raise TableError(f"no announcement {aid}")
+            player, announcement = self.announcement(aid)
             if self.db.execute(
                 "SELECT 1 FROM announcements WHERE origin LIKE ?", (f"replay:{aid}.{call_index}:%",)
             ).fetchone():
                 raise TableError(f"announcement {aid} was already replayed")
-            player, text, lang = row
-            calls = parse(text, lang, self.house).calls
+            calls = announcement.calls
             if not 0 <= call_index < len(calls):
                 raise TableError(f"announcement {aid} has no call {call_index}")
             result = self._call_result(last, aid, call_index)
             done = replay(kind, calls[call_index], result, self.house)
             new = Announcement(done.placed.notation(), (done.placed,))
             new_id = self._insert_announcement(
-                player, new.notation(), lang, new, "confirmed", origin
+                player, new.notation(), None, new, "confirmed", origin
             )
             self._audit(
                 "replay", announcement=aid, call=call_index, replay=kind, new_announcement=new_id,
@@ -637,6 +632,34 @@ class Table:
         raise TableError(f"announcement {aid} call {call_index} was not on the last spin")
 
     # ---- reading -------------------------------------------------------------------
+    def last_spin(self) -> SpinReport | None:
+        """The settlement of the last spin, or None before the first spin."""
+        row = self.db.execute("SELECT report FROM spins WHERE round = ?", (self.round - 1,))
+        found = row.fetchone()
+        return self._report_from_json(json.loads(found[0])) if found else None
+
+    def announcement(self, aid: int) -> tuple[str, Announcement]:
+        """(player, announcement as placed) of a recorded announcement.
+
+        :raises TableError: no such announcement.
+        """
+        row = self.db.execute(
+            "SELECT player, text, lang, origin FROM announcements WHERE id = ?", (aid,)
+        ).fetchone()
+        if row is None:
+            raise TableError(f"no announcement {aid}")
+        player, text, lang, origin = row
+        if origin and origin.startswith("replay:"):  # stored as notation
+            return str(player), parse_notation(text, self.house)
+        return str(player), parse(text, lang, self.house)
+
+    def pending(self) -> list[tuple[int, str, str]]:
+        """Announcements waiting for confirmation: (id, player, text), oldest first."""
+        rows = self.db.execute(
+            "SELECT id, player, text FROM announcements WHERE status = 'pending' ORDER BY id"
+        )
+        return [(int(i), str(p), str(t)) for i, p, t in rows]
+
     def state(self) -> dict[str, Any]:
         """Everything a status line or a script needs to know."""
         bets = self.open_bets()

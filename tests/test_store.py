@@ -108,6 +108,29 @@ def test_replay_after_a_win_and_refusals(table: Table):
     assert table.state()["players"]["rouge"]["staked"] == 6
 
 
+def test_a_replayed_bet_that_wins_again_can_be_replayed(table: Table):
+    """Replays are stored as notation; replaying one must read it back as notation."""
+    aid, _ = table.bet("rouge", "voisins du zéro à 5")
+    table.close()
+    table.spin(26)
+    table.replay(aid, "refaire")
+    table.close()
+    table.spin(4)
+    (again,) = [c for c in table.last_spin().calls if c.won]  # type: ignore[union-attr]
+    second_aid = int(again.group.split(".")[0])
+    player, placed = table.announcement(second_aid)
+    assert (player, placed.notation()) == ("rouge", "voisins x5")
+    done = table.replay(second_aid, "refaire")
+    assert done.placed.total == 45 and done.handed == 90 - 45
+
+
+def test_pending_announcements_are_listed_until_settled(table: Table):
+    aid, _ = table.announce("rouge", "tiers à 2")
+    assert table.pending() == [(aid, "rouge", "tiers à 2")]
+    table.confirm(aid)
+    assert table.pending() == [] and table.last_spin() is None
+
+
 def test_undo_and_clear(table: Table):
     table.bet("rouge", "tiers")
     table.bet("rouge", "voisins")
