@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ._cliopts import add_json_modes, add_lang_house, answer_lines
 from .announcement import Announcement
+from .cli_console import add_commands as add_console_commands
 from .cli_regress import add_commands as add_regress_commands
 from .cli_speech import add_commands as add_speech_commands
 from .cli_table import add_commands, run_guarded
@@ -125,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(sub)
     add_speech_commands(sub)
     add_regress_commands(sub)
+    add_console_commands(sub)
 
     h = sub.add_parser("houses", help="list the shipped house profiles")
     h.set_defaults(run=_cmd_houses)

@@ -1,0 +1,78 @@
+"""``callbets console``: the door onto the typed console (:mod:`callbets.console`)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from .grammar import LANGUAGES
+from .house import DEFAULT_HOUSE
+from .store import Table, default_path
+
+
+def _table(args: argparse.Namespace) -> Table:
+    path = Path(args.table) if args.table else default_path()
+    if not path.exists():
+        table = Table.create(path, args.house or DEFAULT_HOUSE, args.lang or "fr")
+        print(f"new table at {path} ({table.house.name}, {table.lang})", file=sys.stderr)
+        return table
+    table = Table.open(path)
+    for option, asked, kept in (("--house", args.house, table.house.name),
+                                ("--lang", args.lang, table.lang)):  # fmt: skip
+        if asked and asked != kept:
+            print(
+                f"callbets console: {path} was opened with {option} {kept}; keeping it "
+                "(a table keeps its rules: start a new table file to change them)",
+                file=sys.stderr,
+            )
+    return table
+
+
+def speech_installed() -> bool:
+    """True when a recogniser of the speech extra can be imported."""
+    return any(importlib.util.find_spec(m) for m in ("pocketsphinx", "vosk"))
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+    """Run the console on a table file (made on first use)."""
+    from .console.app import run
+    from .console.voice import Listener
+
+    table = _table(args)
+    listener = None
+    if speech_installed():
+        listener = Listener(table.lang, table.house, args.engine, args.model)
+    try:
+        return run(table, listener)
+    finally:
+        table.close_file()
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``console``."""
+    c = sub.add_parser(
+        "console",
+        help="the typed console at the table: announce, confirm, spin, settle, replay",
+        description="A console for a whole evening at the table: type each player's "
+        "announcement ('rouge: voisins à 5'), read back every chip, confirm with Enter or "
+        "cancel with Esc, say 'rien ne va plus', enter the number and read the settlement. "
+        "Everything is kept in the table file, so the console can be closed and reopened.",
+        epilog="example: callbets console --lang fr --table tonight.sqlite   (/help inside)",
+    )
+    c.add_argument(
+        "--table", metavar="FILE",
+        help=f"table file, made on first use (default: $CALLBETS_TABLE or {default_path()})",
+    )  # fmt: skip
+    c.add_argument(
+        "--house", metavar="NAME", help=f"house for a new table (default: {DEFAULT_HOUSE})"
+    )
+    c.add_argument("--lang", choices=LANGUAGES, help="language for a new table (default: fr)")
+    c.add_argument(
+        "--engine", choices=["vosk", "pocketsphinx"],
+        help="recogniser for F5 (default: pocketsphinx in English, vosk otherwise)",
+    )  # fmt: skip
+    c.add_argument("--model", metavar="PATH", help="Vosk model folder (see models/README.md)")
+    c.set_defaults(run=cmd_console)

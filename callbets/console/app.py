@@ -1,0 +1,204 @@
+"""The console in a terminal, on prompt_toolkit.
+
+Line editing with completion of the grammar's own phrases (and the players' names and
+the commands), history kept beside the table file across restarts, a status bar, Enter
+to confirm and Esc to cancel a readback, and F5 to listen when the speech extra is
+installed.  What each line means is :class:`~callbets.console.session.Session`'s job.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from prompt_toolkit import PromptSession, print_formatted_text
+from prompt_toolkit.application import run_in_terminal
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.styles import Style
+
+from ..grammar import language
+from ..normalize import fold
+from ..store import Table
+from .report import Fragments, line
+from .session import Session
+from .voice import Heard, Listener
+
+STYLE = Style.from_dict(
+    {
+        "error": "#ff5f5f bold",
+        "ok": "#5fd75f bold",
+        "warn": "#ffaf00 bold",
+        "title": "#00afff bold",
+        "player": "bold",
+        "call": "bold",
+        "chip": "",
+        "dim": "#8a8a8a",
+        "pay": "#5fd75f",
+        "prison": "#ffaf00",
+        "mark": "#ffd700 bold reverse",
+        "cloth": "#5f875f",
+        "bottom-toolbar": "#ffffff bg:#005f5f noreverse",
+    }
+)
+ESCAPE = "\x1b"
+"""What the prompt returns when Esc drops the announcement read back."""
+COMMANDS = ("/seat", "/undo", "/clear", "/table", "/svg", "/voice", "/help", "/quit")
+
+
+class PhraseCompleter(Completer):
+    """Completes the phrases of the table's grammar, players' names and commands."""
+
+    def __init__(self, lang: str, players: Callable[[], list[str]]) -> None:
+        lexicon = language(lang).lexicon
+        self.phrases = sorted(
+            " ".join(words)
+            for words, name in lexicon.phrases.items()
+            if any(w.isalpha() for w in words) and name not in lexicon.ignored
+        )
+        self.players = players
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterator[Completion]:
+        """Completions for the words before the cursor (up to four of them)."""
+        before = document.text_before_cursor
+        if not before.strip():
+            return
+        if before.lstrip().startswith("/") and " " not in before.strip():
+            yield from self._from(before.strip(), COMMANDS)
+            return
+        if ":" not in before and " " not in before.strip():
+            yield from self._from(before.strip(), [f"{p}:" for p in self.players()])
+        words = before.split(" ")
+        for k in range(min(4, len(words)), 0, -1):
+            tail = " ".join(words[-k:])
+            if tail.strip() and tail == tail.lstrip():
+                yield from self._from(tail, self.phrases)
+
+    @staticmethod
+    def _from(typed: str, options: Iterable[str]) -> Iterator[Completion]:
+        folded = fold(typed)
+        for option in options:
+            if fold(option).startswith(folded) and fold(option) != folded:
+                yield Completion(option, start_position=-len(typed))
+
+
+def _bindings(session: Session) -> KeyBindings:
+    kb = KeyBindings()
+
+    @kb.add("escape", eager=True)
+    def _escape(event: KeyPressEvent) -> None:
+        if session.pending is not None:
+            event.app.exit(result=ESCAPE)
+        else:
+            event.current_buffer.reset()
+
+    @kb.add("f5")
+    def _voice(event: KeyPressEvent) -> None:
+        if session.toggle_voice is None:
+            return
+        said = session.toggle_voice()
+        run_in_terminal(lambda: show(said))
+
+    return kb
+
+
+def show(fragments: Fragments) -> None:
+    """Print fragments in the console's style."""
+    if fragments:
+        print_formatted_text(FormattedText(fragments), style=STYLE, end="")
+
+
+def history_for(table: Table) -> History:
+    """The command history kept beside the table file (in memory if that cannot be)."""
+    path = Path(f"{table.path}.history")
+    try:
+        path.touch()
+    except OSError:
+        return InMemoryHistory()
+    return FileHistory(str(path))
+
+
+def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> None:
+    """Let F5 and /voice start and stop the listener, and feed it into the prompt."""
+
+    def heard(h: Heard) -> None:
+        app = prompt.app
+        buffer = prompt.default_buffer
+        if h.kind in ("confirm", "cancel") and session.pending is not None:
+            app.exit(result="" if h.kind == "confirm" else ESCAPE)
+            return
+        message: Fragments = line(f"heard: '{h.text}' ({h.reason})", "class:dim")
+        for i, choice in enumerate(h.choices, 1):
+            message += line(f"  {i}. {choice}", "class:dim")
+        if h.kind == "error":
+            session.voice = ""
+            message = line(f"✗ listening stopped: {h.reason}", "class:error")
+        run_in_terminal(lambda: show(message))
+        if h.kind in ("accept", "ask") and session.pending is None:
+            buffer.text = h.text
+            buffer.cursor_position = len(h.text)
+            if h.kind == "accept":
+                buffer.validate_and_handle()
+        app.invalidate()
+
+    waiting: deque[Heard] = deque()
+
+    def flush() -> None:
+        while waiting:
+            heard(waiting.popleft())
+
+    def deliver(h: Heard) -> None:  # in the listener's thread
+        waiting.append(h)
+        loop = prompt.app.loop
+        if loop is not None and prompt.app.is_running:
+            loop.call_soon_threadsafe(flush)
+
+    session.flush_voice = flush
+
+    def toggle() -> Fragments:
+        if listener.running:
+            listener.stop()
+            session.voice = ""
+            return line("listening off", "class:dim")
+        listener.start(deliver)
+        session.voice = "🎙 listening (F5 stops)"
+        return line(f"listening ({listener.describe()}); F5 stops", "class:dim")
+
+    session.toggle_voice = toggle
+
+
+def run(table: Table, listener: Listener | None = None) -> int:
+    """Run the console on a table until /quit or Ctrl-D; returns the exit code."""
+    session = Session(table)
+    prompt: PromptSession[str] = PromptSession(
+        history=history_for(table),
+        completer=PhraseCompleter(table.lang, table.players),
+        complete_while_typing=False,
+        key_bindings=_bindings(session),
+        bottom_toolbar=lambda: " " + session.status(),
+        style=STYLE,
+        reserve_space_for_menu=4,
+    )
+    prompt.app.ttimeoutlen = 0.05  # Esc acts at once
+    if listener is not None:
+        _voice(session, prompt, listener)
+    show(session.greeting())
+    try:
+        while not session.done:
+            try:
+                text = prompt.prompt(session.prompt, pre_run=session.flush_voice)
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                break
+            show(session.cancel() if text == ESCAPE else session.handle(text))
+    finally:
+        if listener is not None:
+            listener.stop()
+    return 0

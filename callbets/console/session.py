@@ -1,0 +1,326 @@
+"""What each line typed at the console does to the table, and what is said back.
+
+A :class:`Session` holds the little the console knows beyond the table file: the
+selected player and the announcement waiting for confirmation (which is also in the
+file, so a restart finds it again).  Every change goes through :class:`~callbets.store.Table`
+and so into its audit log.
+
+Lines, in the order they are tried:
+
+* ``/command …``: table commands (``/help`` lists them);
+* empty line, or a confirmation phrase: confirm the announcement read back; a cancel
+  phrase (or Esc, in the terminal): drop it;
+* ``NAME: …``: the line is for that player; ``NAME:`` alone selects the player;
+* "rien ne va plus" (``CLOSE`` in the grammar): close betting;
+* a number 0 to 36, once betting is closed: the spin;
+* "à refaire", "à compléter", "pour le tout" (and the other languages' words), maybe
+  followed by which winning bet: a replay for the player;
+* anything else: an announcement for the player, read back and waiting for Enter.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..announcement import Announcement
+from ..cli import write_svg
+from ..errors import AmbiguousError, AnnouncementError, CallbetsError
+from ..grammar import language
+from ..limits import check_limits
+from ..normalize import words
+from ..settle import CallResult
+from ..speech.decide import confirmation
+from ..store import Table
+from ..svg import svg
+from ..talk import CLOSE, table_talk
+from . import report
+from .report import Fragments, error, line
+
+HELP = """\
+Announcements: 'rouge: voisins du zéro à 5' (or select a player with 'rouge:' and type)
+  Enter confirms the readback, Esc (or a cancel phrase) drops it.
+Table talk in the table's language: 'rien ne va plus' closes betting, then type the number.
+Replays after a win: 'rouge: à refaire' | 'à compléter' | 'pour le tout' [which].
+Commands:
+  /seat NAME…      seat players (a colour or a name)
+  /undo            take back the last confirmed announcement
+  /clear [NAME]    remove a player's bets (this round, not those in prison)
+  /table           draw the whole table and list its bets
+  /svg FILE        picture of the announcement read back, or of the whole table
+  /voice           listen on the microphone (F5), if the speech extra is installed
+  /help            this text
+  /quit            leave (Ctrl-D); the table stays in its file"""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An announcement read back and waiting for confirmation."""
+
+    aid: int
+    player: str
+    text: str
+
+
+class Session:
+    """The console's state over one table, and the meaning of each line."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.lang = table.lang
+        self.player: str | None = None
+        """The selected player (lines without ``NAME:`` are theirs)."""
+        self.pending: Pending | None = None
+        self.done = False
+        """Set by ``/quit``."""
+        self.voice = ""
+        """What the status line says about listening ("" when off)."""
+        self.toggle_voice: Callable[[], Fragments] | None = None
+        """Set by the terminal when it can listen (``/voice``, F5)."""
+        self.flush_voice: Callable[[], None] | None = None
+        """Set by the terminal: hands over what was heard while no prompt was up."""
+        waiting = table.pending()
+        if waiting:
+            self.pending = Pending(*waiting[-1])
+            self.player = self.pending.player
+
+    # ---- reading the table -----------------------------------------------------------
+    def status(self) -> str:
+        """The status line."""
+        return report.status(self.table.state(), self.player, self.pending is not None, self.voice)
+
+    def prompt(self) -> str:
+        """The prompt: the selected player, or the table's state."""
+        if not self.table.is_open:
+            return "number › "
+        return f"{self.player} › " if self.player else "› "
+
+    def greeting(self) -> Fragments:
+        """What is shown when the console starts (and where a restart left off)."""
+        t = self.table
+        out = line(
+            f"callbets console: {t.house.name} ({t.lang}), table {t.path}; /help for help",
+            "class:title",
+        )
+        if not t.players():
+            out += line("no players yet: /seat rouge bleu …", "class:dim")
+        if not t.is_open:
+            out += line("rien ne va plus: enter the winning number", "class:warn")
+        if self.pending is not None:
+            out += line("waiting for confirmation (Enter) or cancel (Esc):", "class:warn")
+            out += self._readback(self.pending)
+        return out
+
+    # ---- a line ------------------------------------------------------------------------
+    def handle(self, text: str) -> Fragments:
+        """Do what a line says; return what to show.  Never raises for the user's input."""
+        text = text.strip()
+        try:
+            return self._handle(text)
+        except AnnouncementError as err:
+            return self._refused(err)
+        except CallbetsError as err:
+            return error(str(err))
+        except OSError as err:
+            return error(f"cannot write: {err}")
+
+    def _handle(self, text: str) -> Fragments:
+        if text.startswith("/"):
+            return self._command(text[1:])
+        if self.pending is not None:
+            answer = "confirm" if not text else confirmation(text, self.lang)
+            if answer == "confirm":
+                return self.confirm()
+            if answer == "cancel":
+                return self.cancel()
+            return error(
+                f"first confirm (Enter) or cancel (Esc) {self.pending.player}'s announcement"
+            )
+        if not text:
+            return []
+        player, rest = self._split_player(text)
+        if player is not None and not rest:
+            self.player = player
+            return line(f"→ {player}", "class:dim")
+        talk = table_talk(rest, self.lang)
+        if talk is not None and talk.action == CLOSE:
+            self.table.close()
+            return line("rien ne va plus: betting closed, enter the winning number", "class:warn")
+        number = self._number(rest)
+        if not self.table.is_open:
+            if number is None:
+                return error("rien ne va plus: betting is closed; enter the winning number")
+            return report.spin(self.table.spin(number), self.table.house)
+        if talk is not None:
+            return self._replay(self._whose(player), talk.action, talk.which)
+        if number is not None and rest.strip().isdigit():
+            return error(f"betting is open: say 'rien ne va plus' before entering {number}")
+        return self._announce(self._whose(player), rest, text)
+
+    def _split_player(self, text: str) -> tuple[str | None, str]:
+        name, colon, rest = text.partition(":")
+        if not colon:
+            return None, text
+        name = name.strip()
+        if name not in self.table.players():
+            raise CallbetsError(f"'{name}' is not at the table (seat them: /seat {name})")
+        return name, rest.strip()
+
+    def _whose(self, player: str | None) -> str:
+        chosen = player or self.player
+        if chosen is None:
+            raise CallbetsError("whose bet? type 'NAME: …', or select a player with 'NAME:'")
+        self.player = chosen
+        return chosen
+
+    def _number(self, text: str) -> int | None:
+        """The number a line says when it is a number 0 to 36 and nothing else."""
+        try:
+            toks = list(language(self.lang).lexicon.lex(words(text), text))
+        except AnnouncementError:
+            return None
+        if not toks or (len(toks) > 1 and any(t.type == "DIGITS" for t in toks)):
+            return None
+        value = language(self.lang).composer.value(toks)
+        return value if value is not None and 0 <= value <= 36 else None
+
+    # ---- announcements -----------------------------------------------------------------
+    def _announce(self, player: str, text: str, typed: str) -> Fragments:
+        offset = typed.rindex(text) if text else len(typed)
+        try:
+            aid, _ = self.table.announce(player, text)
+        except AnnouncementError as err:  # point the caret into the line as typed
+            if err.column is not None:
+                err.column += offset
+            err.text = typed
+            raise
+        self.pending = Pending(aid, player, text)
+        return self._readback(self.pending) + line("Enter to confirm, Esc to cancel", "class:dim")
+
+    def _readback(self, pending: Pending) -> Fragments:
+        _, a = self.table.announcement(pending.aid)
+        out = report.announcement(pending.player, a, self.lang, self.table.house)
+        for warning in check_limits(a, self.table.house):
+            out += line(f"! {warning}", "class:warn")
+        return out
+
+    def _refused(self, err: AnnouncementError) -> Fragments:
+        out = error(f"refused ({err.kind}): {err.message}")
+        if err.column is not None:
+            out += line(f"  {err.text}", "class:dim")
+            out += line(f"  {' ' * err.column}^", "class:error")
+        if isinstance(err, AmbiguousError):
+            for i, reading in enumerate(err.readings, 1):
+                out += line(f"  {i}. {reading}", "class:dim")
+        return out
+
+    def confirm(self) -> Fragments:
+        """Enter: the announcement read back goes on the layout."""
+        if self.pending is None:
+            return []
+        p, self.pending = self.pending, None
+        a = self.table.confirm(p.aid)
+        return line(f"✓ {p.player}: {self._calls(a)} placed", "class:ok")
+
+    def _calls(self, a: Announcement) -> str:
+        names = [report.placed_call(c, self.lang, self.table.house) for c in a.calls]
+        total = f" (total {a.total})" if len(names) > 1 else ""
+        return "; ".join(names) + total
+
+    def cancel(self) -> Fragments:
+        """Esc: the announcement read back is dropped."""
+        if self.pending is None:
+            return []
+        p, self.pending = self.pending, None
+        self.table.cancel(p.aid)
+        return line(f"✗ {p.player}: '{p.text}' cancelled", "class:dim")
+
+    # ---- replays ---------------------------------------------------------------------
+    def _winners(self, player: str) -> tuple[int, list[CallResult]]:
+        last = self.table.last_spin()
+        if last is None:
+            raise CallbetsError("no spin yet: a replay follows a win")
+        won = [c for c in last.calls if c.player == player and c.won]
+        return last.settlement.number, won
+
+    def _replay(self, player: str, kind: str, which: int | None) -> Fragments:
+        number, won = self._winners(player)
+        name = report.REPLAY_NAMES[kind]
+        if not won:
+            return error(f"{player} has no winning bet on {number}: nothing to replay")
+        if which is None and len(won) > 1:
+            out = error(f"{player} won {len(won)} bets on {number}: say which ('{name} 1')")
+            for i, c in enumerate(won, 1):
+                out += line(f"  {i}. {self._call_label(c)}", "class:dim")
+            return out
+        if which is not None and not 1 <= which <= len(won):
+            return error(f"{player} has {len(won)} winning bet(s) on {number}, not {which}")
+        chosen = won[(which or 1) - 1]
+        aid, _, index = chosen.group.partition(".")
+        done = self.table.replay(int(aid), kind, int(index))
+        return report.replay(player, done, self.lang, self.table.house)
+
+    def _call_label(self, c: CallResult) -> str:
+        aid, _, index = c.group.partition(".")
+        _, a = self.table.announcement(int(aid))
+        return report.placed_call(a.calls[int(index)], self.lang, self.table.house)
+
+    # ---- commands ------------------------------------------------------------------
+    def _command(self, text: str) -> Fragments:
+        try:
+            name, *args = shlex.split(text) or [""]
+        except ValueError as err:
+            return error(f"cannot read the command: {err}")
+        t = self.table
+        if name in ("seat", "player", "players"):
+            if not args:
+                return error("/seat NAME…: who sits down?")
+            for player in args:
+                t.add_player(player)
+            self.player = self.player or args[0]
+            return line(f"seated: {', '.join(args)}", "class:ok")
+        if name == "undo":
+            aid = t.undo()
+            player, a = t.announcement(aid)
+            return line(f"↶ taken back: {player}: {self._calls(a)}", "class:ok")
+        if name == "clear":
+            player = args[0] if args else self._whose(None)
+            count = t.clear(player)
+            return line(f"{player}: {count} bets removed", "class:ok")
+        if name == "table":
+            return self._whole_table()
+        if name == "svg":
+            return self._svg(args)
+        if name == "voice":
+            if self.toggle_voice is None:
+                return error("listening needs the speech extra: pip install 'callbets[speech]'")
+            result: Fragments = self.toggle_voice()
+            return result
+        if name in ("help", "h", "?"):
+            return line(HELP, "class:dim")
+        if name in ("quit", "exit", "q"):
+            self.done = True
+            return line("bye: the table is kept in its file", "class:dim")
+        return error(f"unknown command '/{name}' (/help lists them)")
+
+    def _whole_table(self) -> Fragments:
+        bets = self.table.open_bets()
+        out = line("the whole table:", "class:title")
+        for b in bets:
+            prison = f" (en prison, level {b.prison})" if b.prison else ""
+            out += line(f"  {b.player}: {b.position} = {b.amount} ({b.call}){prison}", "class:chip")
+        return out + report.picture(b.position for b in bets)
+
+    def _svg(self, args: list[str]) -> Fragments:
+        if len(args) != 1:
+            return error("/svg FILE: where should the picture go?")
+        path = Path(args[0])
+        if self.pending is not None:
+            _, a = self.table.announcement(self.pending.aid)
+            write_svg(path, a, f"{self.pending.player}: {self.pending.text}")
+            return line(f"picture of {self.pending.player}'s announcement: {path}", "class:ok")
+        chips = [(b.position, b.amount) for b in self.table.open_bets()]
+        path.write_text(svg(chips, f"table {self.table.path.name}"), encoding="utf-8")
+        return line(f"picture of the whole table: {path}", "class:ok")

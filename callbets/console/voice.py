@@ -1,0 +1,115 @@
+"""Listening in the background for the console.
+
+A :class:`Listener` reads audio blocks (the microphone by default), cuts them into
+utterances, recognises each with the speech engine and reports a :class:`Heard` to the
+console, which puts the words through the same readback and confirmation as typed
+text.  The confirm and cancel phrases of ``grammar/dialogue.toml`` act as Enter and Esc.
+Everything that needs the speech extra is imported when listening starts, so the
+console runs without it and says why it cannot listen.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ..errors import CallbetsError
+from ..house import House
+
+Blocks = Callable[[], Iterator[bytes]]
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What the listener made of one utterance."""
+
+    kind: str
+    """``accept``, ``ask``, ``refuse`` (see :mod:`callbets.speech.decide`), ``confirm`` or
+    ``cancel`` (a dialogue phrase), or ``error`` (listening stopped)."""
+    text: str
+    """The words heard (for ``ask``, the most likely legal reading's words)."""
+    reason: str = ""
+    """Why it was decided so, or what went wrong."""
+    choices: tuple[str, ...] = ()
+    """The legal readings to choose from, in notation (``ask``)."""
+
+
+class Listener:
+    """Recognise utterances in a background thread and report each one."""
+
+    def __init__(
+        self,
+        lang: str,
+        house: House,
+        engine: str | None = None,
+        model: str | None = None,
+        blocks: Blocks | None = None,
+    ) -> None:
+        self.lang, self.house, self.model = lang, house, model
+        self.engine_name = engine or ("pocketsphinx" if lang == "en" else "vosk")
+        self.blocks = blocks
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        """True while the listening thread runs."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def describe(self) -> str:
+        """The engine and language, for the console."""
+        return f"{self.engine_name}, {self.lang}"
+
+    def start(self, report: Callable[[Heard], None]) -> None:
+        """Start listening; each utterance (or a failure) is passed to ``report``."""
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._listen, args=(report,), daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop listening (after the block being read)."""
+        self._stop.set()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the listening thread to end."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _until_stopped(self, blocks: Iterator[bytes]) -> Iterator[bytes]:
+        for block in blocks:
+            if self._stop.is_set():
+                return
+            yield block
+
+    def _listen(self, report: Callable[[Heard], None]) -> None:
+        try:
+            from ..speech.audio import microphone_blocks, utterances
+            from ..speech.engines import make_engine
+
+            engine = make_engine(self.engine_name, self.lang, self.model)
+            source = self.blocks() if self.blocks else microphone_blocks()
+            for pcm in utterances(self._until_stopped(source)):
+                report(self.hear(engine.hear(pcm)))
+        except (CallbetsError, OSError, ImportError) as err:
+            report(Heard("error", "", str(err)))
+
+    def hear(self, hearing: object) -> Heard:
+        """What a recogniser's result means at the table."""
+        from ..speech.decide import confirmation, decide
+        from ..speech.engines import Hearing
+
+        assert isinstance(hearing, Hearing)
+        said = hearing.best.text if hearing.best else ""
+        answer = confirmation(said, self.lang)
+        if answer:
+            return Heard(answer, said, "a dialogue phrase")
+        decision = decide(hearing, self.lang, self.house)
+        choices = tuple(c.notation() for c in decision.choices)
+        words = said
+        if decision.kind == "ask" and decision.chosen is not None:
+            words = next(
+                (r.candidate.text for r in decision.readings if r.announcement == decision.chosen),
+                said,
+            )
+        return Heard(decision.kind, words, decision.reason, choices)

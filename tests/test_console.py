@@ -1,0 +1,244 @@
+"""The console, driven in-process through prompt_toolkit's pipe input, and its parts."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.plain_text import PlainTextOutput
+
+from callbets.console.app import PhraseCompleter, run
+from callbets.console.report import plain
+from callbets.console.session import Session
+from callbets.console.voice import Listener
+from callbets.store import Table
+from callbets.talk import TableTalk, table_talk
+
+ENTER, ESC, QUIT = "\r", "\x1b", "/quit\r"
+
+
+def drive(path: Path, keys: str, listener: Listener | None = None) -> str:
+    """Run the console on a table file with these keystrokes; return what it printed."""
+    out = io.StringIO()
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        with create_app_session(input=pipe, output=PlainTextOutput(out)):
+            table = Table.open(path)
+            try:
+                assert run(table, listener) == 0
+            finally:
+                table.close_file()
+    return out.getvalue().replace("\r\n", "\n")
+
+
+@pytest.fixture
+def table_file(tmp_path: Path) -> Path:
+    path = tmp_path / "evening.sqlite"
+    Table.create(path, "venice-french", "fr").close_file()
+    return path
+
+
+def test_a_whole_evening(table_file: Path) -> None:
+    first = drive(
+        table_file,
+        "/seat rouge bleu" + ENTER
+        + "rouge: voisins du zéro à 5" + ENTER + ENTER  # read back, then confirmed
+        + "bleu: rouge à 10" + ENTER + ESC  # read back, then cancelled
+        + "bleu: noir à 10" + ENTER + ENTER
+        + "bleu: le 17 et les voisins à 2" + ENTER + ENTER
+        + "/undo" + ENTER  # takes back the whole neighbours bet
+        + "bleu: plein 0 à 1" + ENTER + "c'est bon" + ENTER
+        + "rouge: cheval 5/9 à 5" + ENTER  # refused, with a caret
+        + "17" + ENTER  # betting still open
+        + "rien ne va plus" + ENTER
+        + "bleu: tiers à 1" + ENTER  # too late
+        + "0" + ENTER
+        + "bleu: à refaire" + ENTER
+        + "rouge: à refaire" + ENTER
+        + QUIT,
+    )  # fmt: skip
+    # readback with every chip, then the confirmation
+    assert "voisins du zéro, 9 pièces à 5 = 45" in first
+    assert "corner 25/26/28/29 ×2 = 10" in first
+    assert "✓ rouge: voisins du zéro ×5 = 45 placed" in first
+    assert "✗ bleu: 'rouge à 10' cancelled" in first
+    assert "✓ bleu: noir ×10 = 10 placed" in first
+    assert "↶ taken back: bleu: le 17 et 2 voisins ×2 = 10" in first
+    assert "✓ bleu: plein 0 ×1 = 1 placed" in first
+    # refusals carry on: the reason and a caret under the word at fault
+    refusal = re.search(r"✗ refused \(illegal\): no split 5/9[^\n]*\n  (.*)\n  ( *\^)", first)
+    assert refusal is not None
+    assert refusal.group(1) == "rouge: cheval 5/9 à 5"
+    assert refusal.group(1)[len(refusal.group(2)) - 1 :].startswith("5/9")
+    assert "✗ betting is open: say 'rien ne va plus' before entering 17" in first
+    assert "✗ rien ne va plus: betting is closed; enter the winning number" in first
+    # the zero: voisins wins on 0/2/3 (paid to place), noir goes to prison, plein 0 wins
+    assert "━━ 0  zéro ━━ round 1" in first
+    assert "bleu: staked 11 · back 36 · net +25 · in prison 10" in first
+    assert "en prison (level 1): black = 10" in first
+    assert "wins straight 0 = 1 (straight): pay 35, back with the stake 36" in first
+    assert "rouge: staked 45 · back 120 · net +75" in first
+    assert "to place (voisins, paid to place): street 0/2/3 = 10" in first
+    assert first.index("bleu: staked 11") < first.index("rouge: staked 45")  # payout order
+    # replays of the winning calls
+    assert "bleu: à refaire plein 0 ×1 = 1" in first and "hand to bleu: 35" in first
+    assert "rouge: à refaire voisins du zéro ×5 = 45" in first
+    assert "hand to rouge: 75" in first
+
+    # closing the console keeps the table: a restart resumes it, nothing lost or doubled
+    second = drive(
+        table_file,
+        "/table" + ENTER + "rien ne va plus" + ENTER + "4" + ENTER + QUIT,
+    )
+    assert "bleu: black = 10 (black) (en prison, level 1)" in second
+    assert "rouge: split 4/7 = 5 (voisins)" in second
+    assert "━━ 4  noir · pair · manque ━━ round 2" in second
+    assert "rouge: staked 45 · back 90 · net +45" in second
+    assert "wins split 4/7 = 5 (voisins): pay 85, back with the stake 90" in second
+    assert "out of prison: black = 10, back 10" in second
+    assert "bleu: staked 11 · back 10 · net -1" in second
+    table = Table.open(table_file)
+    state = table.state()
+    assert state["round"] == 3 and [s["number"] for s in state["spins"]] == [0, 4]
+    assert state["staked"] == 0 and state["prison"] == 0
+    audit = io.StringIO()
+    table.export_audit(audit)
+    events = [line.split('"event": "')[1].split('"')[0] for line in audit.getvalue().splitlines()]
+    assert events.count("spin") == 2 and events.count("replay") == 2
+    assert events.count("confirm") == 4 and events.count("cancel") == 1
+    assert events.count("undo") == 1 and events.count("refused") == 1
+
+
+def test_a_pending_announcement_survives_a_restart(table_file: Path) -> None:
+    drive(table_file, "/seat vert" + ENTER + "vert: tiers à 2" + ENTER + QUIT)
+    shown = drive(table_file, ENTER + QUIT)  # the readback is shown again; Enter places it
+    assert "waiting for confirmation (Enter) or cancel (Esc):" in shown
+    assert "tiers du cylindre, 6 pièces à 2 = 12" in shown
+    assert "✓ vert: tiers du cylindre ×2 = 12 placed" in shown
+    assert Table.open(table_file).state()["staked"] == 12
+
+
+def test_history_is_kept_across_restarts(table_file: Path) -> None:
+    drive(table_file, "/seat vert" + ENTER + "/table" + ENTER + QUIT)
+    again = drive(table_file, "\x1b[A\x1b[A" + ENTER + QUIT)  # Up Up Enter: "/table"
+    assert "the whole table:" in again
+
+
+# ---- the session, line by line -------------------------------------------------------
+@pytest.fixture
+def session(table_file: Path) -> Session:
+    s = Session(Table.open(table_file))
+    s.handle("/seat rouge bleu")
+    return s
+
+
+def say(session: Session, text: str) -> str:
+    return plain(session.handle(text))
+
+
+def test_lines_need_a_player_known_to_the_table(table_file: Path) -> None:
+    s = Session(Table.open(table_file))
+    assert "whose bet?" in say(s, "tiers à 1")
+    assert "'vert' is not at the table (seat them: /seat vert)" in say(s, "vert: tiers")
+
+
+def test_selecting_a_player_then_typing(session: Session) -> None:
+    say(session, "bleu:")
+    assert session.prompt() == "bleu › "
+    assert "tiers du cylindre" in say(session, "tiers à 1")
+    assert session.pending is not None and session.pending.player == "bleu"
+
+
+def test_the_spin_may_be_said_in_words(session: Session) -> None:
+    say(session, "rien ne va plus")
+    assert session.prompt() == "number › "
+    assert "━━ 17  noir · impair · manque ━━ round 1" in say(session, "dix-sept")
+    assert session.table.is_open
+
+
+def test_a_replay_on_a_losing_bet_is_refused(session: Session) -> None:
+    say(session, "rouge: tiers à 1")
+    say(session, "")
+    say(session, "rien ne va plus")
+    say(session, "2")
+    assert "✗ rouge has no winning bet on 2: nothing to replay" in say(session, "à refaire")
+
+
+def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
+    say(session, "rouge: voisins à 1, plein 26 à 1")
+    say(session, "")
+    say(session, "rien ne va plus")
+    say(session, "26")
+    asked = say(session, "à refaire")
+    assert "rouge won 2 bets on 26: say which ('à refaire 1')" in asked
+    assert "1. voisins du zéro ×1 = 9" in asked and "2. plein 26 ×1 = 1" in asked
+    assert "à refaire plein 26 ×1 = 1" in say(session, "à refaire 2")
+    assert "already replayed" in say(session, "à refaire 2")
+
+
+def test_pour_le_tout_is_only_for_the_houses_calls(session: Session) -> None:
+    say(session, "bleu: plein 5 à 1")
+    say(session, "")
+    say(session, "rien ne va plus")
+    say(session, "5")
+    assert "pour le tout is only for" in say(session, "pour le tout")
+
+
+def test_ambiguous_announcements_list_their_readings(session: Session) -> None:
+    answer = say(session, "rouge: voisins 45")
+    assert "✗ refused (ambiguous)" in answer and "1. " in answer
+
+
+def test_clear_and_unknown_commands(session: Session) -> None:
+    say(session, "rouge: tiers à 2")
+    say(session, "")
+    assert "rouge: 6 bets removed" in say(session, "/clear rouge")
+    assert "unknown command '/spin'" in say(session, "/spin 5")
+    assert "listening needs the speech extra" in say(session, "/voice")
+
+
+def test_svg_of_the_announcement_and_of_the_table(session: Session, tmp_path: Path) -> None:
+    say(session, "rouge: tiers à 2")
+    assert "picture of rouge's announcement" in say(session, f"/svg {tmp_path / 'a.svg'}")
+    say(session, "")
+    assert "picture of the whole table" in say(session, f"/svg {tmp_path / 't.svg'}")
+    assert (tmp_path / "t.svg").read_text().count('class="chip"') == 6
+
+
+def test_the_status_line(session: Session) -> None:
+    say(session, "rouge: tiers à 2")
+    say(session, "")
+    status = session.status()
+    assert "round 1 │ BETTING OPEN │ rouge 12 bleu 0 │ staked 12 │ prison 0 │ 0 spins" in status
+
+
+# ---- table talk and completion ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "lang", "talk"),
+    [("rien ne va plus", "fr", TableTalk("close")), ("niente va più", "it", TableTalk("close")),
+     ("no more bets", "en", TableTalk("close")), ("à compléter", "fr", TableTalk("completer")),
+     ("per il tutto", "it", TableTalk("tout")), ("to replay 2", "en", TableTalk("refaire", 2)),
+     ("voisins à 5", "fr", None), ("rien ne va plus 17", "fr", None)],
+)  # fmt: skip
+def test_table_talk(text: str, lang: str, talk: TableTalk | None) -> None:
+    assert table_talk(text, lang) == talk
+
+
+def _complete(c: PhraseCompleter, text: str) -> list[str]:
+    return [x.text for x in c.get_completions(Document(text), CompleteEvent(True))]
+
+
+def test_completion_from_the_grammar_players_and_commands() -> None:
+    c = PhraseCompleter("fr", lambda: ["rouge", "bleu"])
+    assert "voisins du zero" in _complete(c, "rouge: voisins d")
+    assert "orphelins" in _complete(c, "orph")
+    assert "rouge:" in _complete(c, "ro")
+    assert _complete(c, "/un") == ["/undo"]
+    it = PhraseCompleter("it", lambda: [])
+    assert "vicini dello zero" in _complete(it, "vic")
