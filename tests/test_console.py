@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import re
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,11 +19,12 @@ from prompt_toolkit.output.plain_text import PlainTextOutput
 from callbets.console.app import PhraseCompleter, run
 from callbets.console.report import plain
 from callbets.console.session import Session
-from callbets.console.voice import Listener
+from callbets.console.voice import Heard, Listener
+from callbets.house import find_house
 from callbets.store import Table
 from callbets.talk import TableTalk, table_talk
 
-ENTER, ESC, QUIT = "\r", "\x1b", "/quit\r"
+ENTER, ESC, QUIT, F5 = "\r", "\x1b", "/quit\r", "\x1b[15~"
 
 
 def drive(path: Path, keys: str, listener: Listener | None = None) -> str:
@@ -242,3 +246,69 @@ def test_completion_from_the_grammar_players_and_commands() -> None:
     assert _complete(c, "/un") == ["/undo"]
     it = PhraseCompleter("it", lambda: [])
     assert "vicini dello zero" in _complete(it, "vic")
+
+
+# ---- listening -------------------------------------------------------------------
+FIXTURES = Path(__file__).parent / "fixtures" / "audio"
+
+
+def _wav_blocks(path: Path) -> Callable[[], Iterator[bytes]]:
+    """The blocks a microphone would give for a recording, then a second of silence."""
+    from callbets.speech.audio import read_wav
+
+    pcm, size = read_wav(path), 3200  # 0.1 s blocks, as microphone_blocks reads
+
+    def blocks() -> Iterator[bytes]:
+        for i in range(0, len(pcm), size):
+            yield pcm[i : i + size]
+        yield from [bytes(size)] * 10
+
+    return blocks
+
+
+def _wait_for(out: io.StringIO, text: str, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while text not in out.getvalue():
+        assert time.monotonic() < deadline, f"{text!r} never shown:\n{out.getvalue()}"
+        time.sleep(0.05)
+
+
+def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) -> None:
+    """Real audio through the real recogniser (PocketSphinx, English) into the console."""
+    pytest.importorskip("pocketsphinx", reason="needs the speech extra")
+    path = tmp_path / "en.sqlite"
+    Table.create(path, "venice-french", "en").close_file()
+    listener = Listener("en", find_house(), blocks=_wav_blocks(FIXTURES / "en" / "03.wav"))
+    out = io.StringIO()
+    with create_pipe_input() as pipe:
+
+        def console() -> None:
+            with create_app_session(input=pipe, output=PlainTextOutput(out)):
+                table = Table.open(path)
+                run(table, listener)
+                table.close_file()
+
+        thread = threading.Thread(target=console)
+        thread.start()
+        try:
+            pipe.send_text("/seat red" + ENTER + "red:" + ENTER + F5)
+            _wait_for(out, "heard: 'orphans'")  # unsure, so it waits in the line for Enter
+            assert "1. orphelins x1" in out.getvalue()
+            pipe.send_text(ENTER)
+            _wait_for(out, "Enter to confirm, Esc to cancel")
+            assert "orphelins, 5 pieces at 1 = 5" in out.getvalue()
+            pipe.send_text(ENTER)
+            _wait_for(out, "✓ red: orphelins ×1 = 5 placed")
+        finally:
+            pipe.send_text(QUIT)
+            thread.join(60)
+    assert not thread.is_alive()
+    assert Table.open(path).state()["staked"] == 5
+
+
+def test_listening_reports_a_missing_microphone_or_model(tmp_path: Path) -> None:
+    heard: list[Heard] = []
+    listener = Listener("fr", find_house(), engine="vosk", model=str(tmp_path / "no-model"))
+    listener.start(heard.append)
+    listener.join(30)
+    assert len(heard) == 1 and heard[0].kind == "error" and heard[0].reason

@@ -19,6 +19,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from ..grammar import language
@@ -103,15 +104,15 @@ def _bindings(session: Session) -> KeyBindings:
         if session.toggle_voice is None:
             return
         said = session.toggle_voice()
-        run_in_terminal(lambda: show(said))
+        run_in_terminal(lambda: show(said, event.app.output))
 
     return kb
 
 
-def show(fragments: Fragments) -> None:
-    """Print fragments in the console's style."""
+def show(fragments: Fragments, output: Output | None = None) -> None:
+    """Print fragments in the console's style (on the app's output, if given)."""
     if fragments:
-        print_formatted_text(FormattedText(fragments), style=STYLE, end="")
+        print_formatted_text(FormattedText(fragments), style=STYLE, end="", output=output)
 
 
 def history_for(table: Table) -> History:
@@ -139,7 +140,7 @@ def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> 
         if h.kind == "error":
             session.voice = ""
             message = line(f"✗ listening stopped: {h.reason}", "class:error")
-        run_in_terminal(lambda: show(message))
+        run_in_terminal(lambda: show(message, app.output))
         if h.kind in ("accept", "ask") and session.pending is None:
             buffer.text = h.text
             buffer.cursor_position = len(h.text)

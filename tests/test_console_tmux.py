@@ -1,0 +1,106 @@
+"""End to end in a real terminal: ``callbets console`` inside tmux, read off the screen.
+
+A bet is placed and confirmed, the console is killed with SIGKILL, started again on the
+same table file, and the spin is settled: the settlement is read from the screen.
+``.ci/run`` installs tmux; elsewhere the test is skipped when tmux is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+if TMUX is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("tmux is missing on CI: .ci/run should install it")
+    pytest.skip("tmux is not installed", allow_module_level=True)
+
+
+class Terminal:
+    """One tmux server of our own, with one window running the console."""
+
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> str:
+        run = subprocess.run(
+            [str(TMUX), "-L", self.socket, *args], capture_output=True, text=True, check=True
+        )
+        return run.stdout
+
+    def start(self, table: Path) -> None:
+        command = f"exec {shlex.quote(sys.executable)} -m callbets console --table {table}"
+        self.tmux("new-session", "-d", "-s", "t", "-x", "110", "-y", "45", command)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared on the screen:\n{self.screen()}")
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "t", "-l", text)
+        self.tmux("send-keys", "-t", "t", "Enter")
+
+    def pid(self) -> int:
+        return int(self.tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(f"callbets-test-{os.getpid()}")
+    yield term
+    subprocess.run([str(TMUX), "-L", term.socket, "kill-server"], capture_output=True, check=False)
+
+
+def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path: Path) -> None:
+    table = tmp_path / "table.sqlite"
+    terminal.start(table)
+    terminal.wait_for("/help for help")
+    terminal.type("/seat rouge")
+    terminal.wait_for("seated: rouge")
+    terminal.type("rouge: voisins du zéro à 5")
+    screen = terminal.wait_for("Enter to confirm, Esc to cancel")
+    assert "voisins du zéro, 9 pièces à 5 = 45" in screen
+    assert "[noir]" not in screen and "●" in screen  # the drawing marks the chips
+    terminal.type("")
+    terminal.wait_for("✓ rouge: voisins du zéro ×5 = 45 placed")
+    terminal.wait_for("staked 45")  # the status bar
+
+    os.kill(terminal.pid(), signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        listed = subprocess.run(
+            [str(TMUX), "-L", terminal.socket, "list-sessions"], capture_output=True, check=False
+        )
+        if listed.returncode != 0:
+            break
+        time.sleep(0.1)
+
+    terminal.start(table)
+    terminal.wait_for("/help for help")
+    terminal.type("/table")
+    terminal.wait_for("rouge: corner 25/26/28/29 = 10 (voisins)")
+    terminal.type("rien ne va plus")
+    terminal.wait_for("enter the winning number")
+    terminal.type("26")
+    screen = terminal.wait_for("━━ 26  noir · pair · passe ━━ round 1")
+    assert "rouge: staked 45 · back 90 · net +45" in screen
+    assert "wins corner 25/26/28/29 = 10 (voisins): pay 80, back with the stake 90" in screen
+    assert "to place (voisins, paid to place): corner 25/26/28/29 = 10" in screen
