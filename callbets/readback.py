@@ -1,5 +1,16 @@
 """What the croupier says back, in the table's language, with every chip.
 
+>>> from callbets import find_house, parse
+>>> print(readback(parse("voisins du zéro à 5", "fr"), "fr", find_house()))
+voisins du zéro, 9 pièces à 5 = 45
+    transversale 0/2/3 ×2 = 10
+    cheval 4/7 = 5
+    cheval 12/15 = 5
+    cheval 18/21 = 5
+    cheval 19/22 = 5
+    carré 25/26/28/29 ×2 = 10
+    cheval 32/35 = 5
+
 The words are data (``grammar/readback.toml``); this module only fills them in.
 """
 
@@ -12,7 +23,7 @@ from typing import Any
 from ._resources import grammar_dir
 from .announcement import Announcement, PlacedCall
 from .house import House
-from .layout import describe_outside
+from .layout import BetKind, Position, describe_outside
 
 
 @cache
@@ -39,6 +50,16 @@ def call_name(call: PlacedCall, lang: str, house: House) -> str:
     return template.format(args=args, side=side)
 
 
+def position_name(p: Position, lang: str) -> str:
+    """A position as the croupier names it in the table's language: ``cheval 4/7``."""
+    if p.kind in (BetKind.DOZEN, BetKind.COLUMN, BetKind.TWO_DOZENS, BetKind.TWO_COLUMNS):
+        args = describe_outside(p)
+    else:
+        args = "/".join(map(str, p.numbers))
+    template: str = _words(lang)["names"][p.kind.value]
+    return template.format(args=args)
+
+
 def readback(announcement: Announcement, lang: str, house: House) -> str:
     """Several lines: each call with its pieces and total, then each chip."""
     words = _words(lang)
@@ -56,7 +77,7 @@ def readback(announcement: Announcement, lang: str, house: House) -> str:
         )
         for p in call.placements:
             times = f" ×{p.pieces}" if p.pieces > 1 else ""
-            lines.append(f"    {p.position}{times} = {p.amount}")
+            lines.append(f"    {position_name(p.position, lang)}{times} = {p.amount}")
     if len(announcement.calls) > 1:
         lines.append(f"{words['total']} {announcement.total}")
     return "\n".join(lines)

@@ -19,7 +19,7 @@ def test_parse_readback(capsys):
     assert main(["parse", "--lang", "fr", "voisins du zéro à 5"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("voisins du zéro, 9 pièces à 5 = 45")
-    assert "street 0/2/3 ×2 = 10" in out
+    assert "transversale 0/2/3 ×2 = 10" in out and "cheval 4/7 = 5" in out
 
 
 def test_parse_refusal_has_reason_and_caret(capsys):

@@ -69,7 +69,7 @@ def test_a_whole_evening(table_file: Path) -> None:
     )  # fmt: skip
     # readback with every chip, then the confirmation
     assert "voisins du zéro, 9 pièces à 5 = 45" in first
-    assert "corner 25/26/28/29 ×2 = 10" in first
+    assert "carré 25/26/28/29 ×2 = 10" in first
     assert "✓ rouge: voisins du zéro ×5 = 45 placed" in first
     assert "✗ bleu: 'rouge à 10' cancelled" in first
     assert "✓ bleu: noir ×10 = 10 placed" in first
@@ -85,10 +85,10 @@ def test_a_whole_evening(table_file: Path) -> None:
     # the zero: voisins wins on 0/2/3 (paid to place), noir goes to prison, plein 0 wins
     assert "━━ 0  zéro ━━ round 1" in first
     assert "bleu: staked 11 · back 36 · net +25 · in prison 10" in first
-    assert "en prison (level 1): black = 10" in first
-    assert "wins straight 0 = 1 (straight): pay 35, back with the stake 36" in first
+    assert "en prison (level 1): noir = 10" in first
+    assert "wins plein 0 = 1: pay 35, back with the stake 36" in first
     assert "rouge: staked 45 · back 120 · net +75" in first
-    assert "to place (voisins, paid to place): street 0/2/3 = 10" in first
+    assert "to place (voisins, paid to place): transversale 0/2/3 = 10" in first
     assert first.index("bleu: staked 11") < first.index("rouge: staked 45")  # payout order
     # replays of the winning calls
     assert "bleu: à refaire plein 0 ×1 = 1" in first and "hand to bleu: 35" in first
@@ -100,12 +100,12 @@ def test_a_whole_evening(table_file: Path) -> None:
         table_file,
         "/table" + ENTER + "rien ne va plus" + ENTER + "4" + ENTER + QUIT,
     )
-    assert "bleu: black = 10 (black) (en prison, level 1)" in second
-    assert "rouge: split 4/7 = 5 (voisins)" in second
+    assert "bleu: noir = 10 (en prison, level 1)" in second
+    assert "rouge: cheval 4/7 = 5 (voisins)" in second
     assert "━━ 4  noir · pair · manque ━━ round 2" in second
     assert "rouge: staked 45 · back 90 · net +45" in second
-    assert "wins split 4/7 = 5 (voisins): pay 85, back with the stake 90" in second
-    assert "out of prison: black = 10, back 10" in second
+    assert "wins cheval 4/7 = 5 (voisins): pay 85, back with the stake 90" in second
+    assert "out of prison: noir = 10, back 10" in second
     assert "bleu: staked 11 · back 10 · net -1" in second
     table = Table.open(table_file)
     state = table.state()

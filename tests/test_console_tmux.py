@@ -96,11 +96,11 @@ def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path
     terminal.start(table)
     terminal.wait_for("/help for help")
     terminal.type("/table")
-    terminal.wait_for("rouge: corner 25/26/28/29 = 10 (voisins)")
+    terminal.wait_for("rouge: carré 25/26/28/29 = 10 (voisins)")
     terminal.type("rien ne va plus")
     terminal.wait_for("enter the winning number")
     terminal.type("26")
     screen = terminal.wait_for("━━ 26  noir · pair · passe ━━ round 1")
     assert "rouge: staked 45 · back 90 · net +45" in screen
-    assert "wins corner 25/26/28/29 = 10 (voisins): pay 80, back with the stake 90" in screen
-    assert "to place (voisins, paid to place): corner 25/26/28/29 = 10" in screen
+    assert "wins carré 25/26/28/29 = 10 (voisins): pay 80, back with the stake 90" in screen
+    assert "to place (voisins, paid to place): carré 25/26/28/29 = 10" in screen

@@ -15,14 +15,15 @@ from typing import Any
 from ..announcement import Announcement, PlacedCall
 from ..drawing import CHIP, draw
 from ..house import House
-from ..layout import BLACK, RED, Position
-from ..readback import call_name, readback
+from ..layout import BLACK, RED, BetKind, Position
+from ..readback import call_name, position_name, readback
 from ..replay import Replay
-from ..settle import Outcome
+from ..settle import Bet, Outcome
 from ..store import SpinReport, money
 
 Fragments = list[tuple[str, str]]
 
+PLAIN_KINDS = frozenset(k.value for k in BetKind)
 REPLAY_NAMES = {"refaire": "à refaire", "completer": "à compléter", "tout": "pour le tout"}
 
 
@@ -106,14 +107,18 @@ def number_title(n: int, round_no: int) -> Fragments:
     return line(f"━━ {n}  {words} ━━ round {round_no}", "class:title")
 
 
-def _outcome(o: Outcome) -> Fragments:
+def bet_name(bet: Bet, lang: str) -> str:
+    """A bet on the layout: ``cheval 4/7 = 5 (voisins)``; the call only for a called bet."""
+    called = "" if bet.call in PLAIN_KINDS else f" ({bet.call})"
+    return f"{position_name(bet.position, lang)} = {bet.amount}{called}"
+
+
+def _outcome(o: Outcome, lang: str) -> Fragments:
     bet = o.bet
-    what = f"{bet.position} = {bet.amount} ({bet.call})"
+    what = bet_name(bet, lang)
     out: Fragments = []
     if bet.prison and o.result == "won":
-        out += line(
-            f"  out of prison: {bet.position} = {bet.amount}, back {bet.amount}", "class:pay"
-        )
+        out += line(f"  out of prison: {what}, back {bet.amount}", "class:pay")
     elif o.result == "won":
         out += line(
             f"  wins {what}: pay {amount(o.paid)}, back with the stake {amount(o.returned)}",
@@ -122,18 +127,17 @@ def _outcome(o: Outcome) -> Fragments:
     elif o.result == "shared":
         out += line(f"  à partager {what}: back {amount(o.returned)}", "class:pay")
     elif bet.prison and o.result == "lost":
-        out += line(f"  lost in prison: {bet.position} = {bet.amount}", "class:dim")
+        out += line(f"  lost in prison: {what}", "class:dim")
     if o.excess:
         out += line(f"    over the maximum: {o.excess} handed back", "class:warn")
     if o.kept is not None:
         out += line(
-            f"  en prison (level {o.kept.prison}): {o.kept.position} = {o.kept.amount}",
-            "class:prison",
+            f"  en prison (level {o.kept.prison}): {bet_name(o.kept, lang)}", "class:prison"
         )
     return out
 
 
-def spin(report: SpinReport, house: House) -> Fragments:
+def spin(report: SpinReport, house: House, lang: str) -> Fragments:
     """The settlement, player by player, each in the house's payout order."""
     s = report.settlement
     out = number_title(s.number, report.round)
@@ -148,10 +152,10 @@ def spin(report: SpinReport, house: House) -> Fragments:
         )
         for o in s.outcomes:
             if o.bet.player == player:
-                out += _outcome(o)
+                out += _outcome(o, lang)
         for c in report.calls:
             if c.player == player and c.to_place:
-                placed = ", ".join(f"{p} = {a}" for p, a in c.to_place)
+                placed = ", ".join(f"{position_name(p, lang)} = {a}" for p, a in c.to_place)
                 out += line(f"  to place ({c.call}, paid to place): {placed}", "class:chip")
     out += line(
         f"table: staked {amount(s.staked())} · back {amount(s.returned())}"

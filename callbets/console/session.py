@@ -152,7 +152,7 @@ class Session:
         if not self.table.is_open:
             if number is None:
                 return error("rien ne va plus: betting is closed; enter the winning number")
-            return report.spin(self.table.spin(number), self.table.house)
+            return report.spin(self.table.spin(number), self.table.house, self.lang)
         if talk is not None:
             return self._replay(self._whose(player), talk.action, talk.which)
         if number is not None and rest.strip().isdigit():
@@ -310,7 +310,7 @@ class Session:
         out = line("the whole table:", "class:title")
         for b in bets:
             prison = f" (en prison, level {b.prison})" if b.prison else ""
-            out += line(f"  {b.player}: {b.position} = {b.amount} ({b.call}){prison}", "class:chip")
+            out += line(f"  {b.player}: {report.bet_name(b, self.lang)}{prison}", "class:chip")
         return out + report.picture(b.position for b in bets)
 
     def _svg(self, args: list[str]) -> Fragments:
