@@ -9,12 +9,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .dialogue import confirmation
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, find_house
 from .readback import readback
 from .speech import SpeechUnavailable
 from .speech.audio import duration, microphone_blocks, read_wav, utterances
-from .speech.decide import Decision, confirmation, decide
+from .speech.decide import Decision, decide
 from .speech.engines import Engine, Hearing, make_engine
 
 

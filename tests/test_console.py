@@ -252,16 +252,22 @@ def test_completion_from_the_grammar_players_and_commands() -> None:
 FIXTURES = Path(__file__).parent / "fixtures" / "audio"
 
 
-def _wav_blocks(path: Path) -> Callable[[], Iterator[bytes]]:
-    """The blocks a microphone would give for a recording, then a second of silence."""
+def _wav_blocks(*parts: Path | threading.Event) -> Callable[[], Iterator[bytes]]:
+    """The blocks a microphone would give for recordings, each followed by a second of
+    silence; an Event among them holds the rest back until the test sets it."""
     from callbets.speech.audio import read_wav
 
-    pcm, size = read_wav(path), 3200  # 0.1 s blocks, as microphone_blocks reads
+    size = 3200  # 0.1 s blocks, as microphone_blocks reads
 
     def blocks() -> Iterator[bytes]:
-        for i in range(0, len(pcm), size):
-            yield pcm[i : i + size]
-        yield from [bytes(size)] * 10
+        for part in parts:
+            if isinstance(part, threading.Event):
+                assert part.wait(60), "the test never let the next utterance through"
+                continue
+            pcm = read_wav(part)
+            for i in range(0, len(pcm), size):
+                yield pcm[i : i + size]
+            yield from [bytes(size)] * 10
 
     return blocks
 
@@ -278,7 +284,11 @@ def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) 
     pytest.importorskip("pocketsphinx", reason="needs the speech extra")
     path = tmp_path / "en.sqlite"
     Table.create(path, "venice-french", "en").close_file()
-    listener = Listener("en", find_house(), blocks=_wav_blocks(FIXTURES / "en" / "03.wav"))
+    said_it = threading.Event()
+    blocks = _wav_blocks(
+        FIXTURES / "en" / "03.wav", said_it, FIXTURES / "en" / "dialogue-confirm.wav"
+    )
+    listener = Listener("en", find_house(), blocks=blocks)
     out = io.StringIO()
     with create_pipe_input() as pipe:
 
@@ -297,13 +307,25 @@ def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) 
             pipe.send_text(ENTER)
             _wait_for(out, "Enter to confirm, Esc to cancel")
             assert "orphelins, 5 pieces at 1 = 5" in out.getvalue()
-            pipe.send_text(ENTER)
+            said_it.set()  # the croupier says "confirmed"
             _wait_for(out, "✓ red: orphelins ×1 = 5 placed")
         finally:
+            said_it.set()
             pipe.send_text(QUIT)
             thread.join(60)
     assert not thread.is_alive()
     assert Table.open(path).state()["staked"] == 5
+
+
+@pytest.mark.parametrize(("name", "kind"), [("confirm", "confirm"), ("cancel", "cancel")])
+def test_spoken_dialogue_phrases_are_heard(name: str, kind: str) -> None:
+    pytest.importorskip("pocketsphinx", reason="needs the speech extra")
+    heard: list[Heard] = []
+    wav = FIXTURES / "en" / f"dialogue-{name}.wav"
+    listener = Listener("en", find_house(), blocks=_wav_blocks(wav))
+    listener.start(heard.append)
+    listener.join(60)
+    assert [h.kind for h in heard] == [kind]
 
 
 def test_listening_reports_a_missing_microphone_or_model(tmp_path: Path) -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from callbets.dialogue import confirmation
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import RATE, microphone_blocks, read_wav, utterances
-from callbets.speech.decide import confirmation, decide
+from callbets.speech.decide import decide
 from callbets.speech.engines import (
     Candidate,
     Hearing,

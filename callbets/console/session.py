@@ -27,12 +27,12 @@ from pathlib import Path
 
 from ..announcement import Announcement
 from ..cli import write_svg
+from ..dialogue import confirmation
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..grammar import language
 from ..limits import check_limits
 from ..normalize import words
 from ..settle import CallResult
-from ..speech.decide import confirmation
 from ..store import Table
 from ..svg import svg
 from ..talk import CLOSE, table_talk

@@ -96,7 +96,8 @@ class Listener:
 
     def hear(self, hearing: object) -> Heard:
         """What a recogniser's result means at the table."""
-        from ..speech.decide import confirmation, decide
+        from ..dialogue import confirmation
+        from ..speech.decide import decide
         from ..speech.engines import Hearing
 
         assert isinstance(hearing, Hearing)

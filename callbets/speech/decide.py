@@ -9,21 +9,17 @@
 * **accept**: one clear legal reading, every word confident.
 
 Even an accepted announcement is only read back: nothing is placed until the croupier
-confirms (:func:`confirmation`).
+confirms (:func:`callbets.dialogue.confirmation`).
 """
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from .._resources import grammar_dir
 from ..announcement import Announcement
 from ..errors import AmbiguousError, AnnouncementError
 from ..house import House, find_house
-from ..normalize import fold
 from ..parse import parse
 from .engines import Candidate, Hearing
 
@@ -133,26 +129,3 @@ def decide(
             readings,
         )
     return Decision("accept", "one clear reading", best.announcement, choices, readings)
-
-
-@cache
-def _dialogue(lang: str) -> dict[str, Any]:
-    data = tomllib.loads((grammar_dir() / "dialogue.toml").read_text(encoding="utf-8"))
-    words: dict[str, Any] = data[lang]
-    return words
-
-
-def confirmation(text: str, lang: str) -> str | None:
-    """``confirm`` or ``cancel`` when the text is one of the language's phrases, else None."""
-    said = " ".join(fold(text).replace("'", "' ").split())
-    for kind in ("confirm", "cancel"):
-        for phrase in _dialogue(lang)[kind]:
-            if said == " ".join(fold(phrase).replace("'", "' ").split()):
-                return kind
-    return None
-
-
-def confirmation_phrases(lang: str) -> list[str]:
-    """The confirm and cancel phrases of a language (for recogniser grammars)."""
-    words = _dialogue(lang)
-    return [*words["confirm"], *words["cancel"]]

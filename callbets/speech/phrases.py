@@ -14,9 +14,11 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
+from ..dialogue import confirmation_phrases
 from ..errors import AnnouncementError
 from ..grammar import language
 from ..house import find_house
+from ..normalize import fold
 from ..parse import parse
 from ..talk import TABLE_TALK
 from ..vocabulary import spellings
@@ -152,7 +154,8 @@ def _ignored_phrases(lang: str) -> list[str]:
 
 
 def jsgf(lang: str, calls_at_most: int = 2) -> str:
-    """A JSGF grammar of legal announcements: one or two calls, each with a stake.
+    """A JSGF grammar of legal announcements (one or two calls, each with a stake), or a
+    confirm or cancel phrase of ``grammar/dialogue.toml``.
 
     Positions are listed as the layout allows them (only real splits, streets, corners
     and six-lines; only offered finales), following voice.md's lesson: expand the legal
@@ -220,7 +223,10 @@ def jsgf(lang: str, calls_at_most: int = 2) -> str:
         "<call> = " + " | ".join(f"( {c} )" for c in calls) + ";",
         "<stake> = " + " | ".join(f"( {s} )" for s in stakes) + ";",
         "<item> = <call> [<stake>];",
-        "public <announcement> = <item>" + (f" [{w('AND')} <item>];" if calls_at_most > 1 else ";"),
+        _rule(lang, "dialogue", " | ".join(fold(p) for p in confirmation_phrases(lang))),
+        "public <announcement> = ( <item>"
+        + (f" [{w('AND')} <item>] )" if calls_at_most > 1 else " )")
+        + " | <dialogue>;",
     ]
     return "\n".join(lines) + "\n"
 
@@ -262,7 +268,7 @@ def phrase_list(lang: str, samples: int = 400) -> list[str]:
     samples teach it which words follow which.
     """
     singles = {p for phrases in terminal_phrases(lang).values() for p in phrases}
-    singles |= set(_ignored_phrases(lang))
+    singles |= set(_ignored_phrases(lang)) | set(confirmation_phrases(lang))
     numbers = {p for slot in ("#n", "#amount") for p in number_phrases(lang, slot)}
     return sorted(singles | numbers) + sample_announcements(lang, samples)
 
