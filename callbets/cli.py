@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ._cliopts import add_json_modes, add_lang_house, answer_lines
-from .announcement import Announcement
 from .cli_console import add_commands as add_console_commands
 from .cli_regress import add_commands as add_regress_commands
 from .cli_speech import add_commands as add_speech_commands
@@ -19,7 +18,7 @@ from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, House, find_house, house_names
 from .parse import parse
 from .readback import readback
-from .svg import svg
+from .svg import announcement_svg
 from .vocabulary import sample_phrases, vocabulary
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
@@ -54,15 +53,9 @@ def _cmd_parse(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
     print(readback(announcement, args.lang, house))
     if args.svg:
-        write_svg(Path(args.svg), announcement, text)
+        Path(args.svg).write_text(announcement_svg(announcement, text), encoding="utf-8")
         print(f"picture written to {args.svg}")
     return EXIT_OK
-
-
-def write_svg(path: Path, announcement: Announcement, title: str) -> None:
-    """Write the picture of an announcement's chips (layout and wheel) to an SVG file."""
-    chips = [(p.position, p.amount) for c in announcement.calls for p in c.placements]
-    path.write_text(svg(chips, title), encoding="utf-8")
 
 
 def _cmd_houses(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ FIRST_ALONG, LAST_ALONG = -2, 26
 GRID_LINES = 7
 DOZEN_LABELS = ("P12", "M12", "D12")
 CHANCE_LABELS = ("manque", "pair", "rouge", "noir", "impair", "passe")
+assert len(CHANCE_LABELS) == len(CHANCE_ORDER)
 
 
 def _width(along: int) -> int:
@@ -175,6 +176,3 @@ def draw(positions: Iterable[Position]) -> list[str]:
         assert outside is not None, p
         _mark_slot(c, outside)
     return c.text()
-
-
-assert len(CHANCE_LABELS) == len(CHANCE_ORDER)

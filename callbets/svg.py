@@ -18,6 +18,7 @@ import math
 from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
+from .announcement import Announcement
 from .layout import BLACK, RED, WHEEL, BetKind, Position, column, row
 from .tableau import CHANCE_ORDER, covered, slot, spot
 
@@ -34,6 +35,7 @@ LABEL_AT, CHIP_AT = 0.36, 0.78
 """Where, along an outside box, its label and its chip go (so neither hides the other)."""
 DOZEN_LABELS = ("P12", "M12", "D12")
 CHANCE_LABELS = ("MANQUE", "PAIR", "ROUGE", "NOIR", "IMPAIR", "PASSE")
+assert len(CHANCE_LABELS) == len(CHANCE_ORDER)
 
 
 def lattice_xy(along: float, across: float) -> tuple[float, float]:
@@ -191,4 +193,7 @@ def svg(chips: Iterable[tuple[Position, int]], title: str = "") -> str:
     return "\n".join(parts) + "\n"
 
 
-assert len(CHANCE_LABELS) == len(CHANCE_ORDER)
+def announcement_svg(announcement: Announcement, title: str) -> str:
+    """The picture of an announcement's chips."""
+    chips = [(p.position, p.amount) for c in announcement.calls for p in c.placements]
+    return svg(chips, title)

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..announcement import Announcement
-from ..cli import write_svg
 from ..dialogue import confirmation
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..grammar import language
@@ -34,7 +33,7 @@ from ..limits import check_limits
 from ..normalize import words
 from ..settle import CallResult
 from ..store import Table
-from ..svg import svg
+from ..svg import announcement_svg, svg
 from ..talk import CLOSE, table_talk
 from . import report
 from .report import Fragments, error, line
@@ -319,7 +318,8 @@ class Session:
         path = Path(args[0])
         if self.pending is not None:
             _, a = self.table.announcement(self.pending.aid)
-            write_svg(path, a, f"{self.pending.player}: {self.pending.text}")
+            title = f"{self.pending.player}: {self.pending.text}"
+            path.write_text(announcement_svg(a, title), encoding="utf-8")
             return line(f"picture of {self.pending.player}'s announcement: {path}", "class:ok")
         chips = [(b.position, b.amount) for b in self.table.open_bets()]
         path.write_text(svg(chips, f"table {self.table.path.name}"), encoding="utf-8")
