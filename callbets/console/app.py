@@ -139,6 +139,7 @@ def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> 
             message += line(f"  {i}. {choice}", "class:dim")
         if h.kind == "error":
             session.voice = ""
+            session.changed()
             message = line(f"✗ listening stopped: {h.reason}", "class:error")
         run_in_terminal(lambda: show(message, app.output))
         if h.kind in ("accept", "ask") and session.pending is None:
@@ -163,6 +164,7 @@ def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> 
     session.flush_voice = flush
 
     def toggle() -> Fragments:
+        session.changed()
         if listener.running:
             listener.stop()
             session.voice = ""

@@ -76,6 +76,7 @@ class Session:
         """Set by ``/quit``."""
         self.voice = ""
         """What the status line says about listening ("" when off)."""
+        self._status: str | None = None
         self.toggle_voice: Callable[[], Fragments] | None = None
         """Set by the terminal when it can listen (``/voice``, F5)."""
         self.flush_voice: Callable[[], None] | None = None
@@ -87,8 +88,15 @@ class Session:
 
     # ---- reading the table -----------------------------------------------------------
     def status(self) -> str:
-        """The status line."""
-        return report.status(self.table.state(), self.player, self.pending is not None, self.voice)
+        """The status line (redrawn at every keystroke, so kept until a line changes it)."""
+        if self._status is None:
+            state = self.table.state()
+            self._status = report.status(state, self.player, self.pending is not None, self.voice)
+        return self._status
+
+    def changed(self) -> None:
+        """Something the status line shows has changed."""
+        self._status = None
 
     def prompt(self) -> str:
         """The prompt: the selected player, or the table's state."""
@@ -116,6 +124,7 @@ class Session:
     def handle(self, text: str) -> Fragments:
         """Do what a line says; return what to show.  Never raises for the user's input."""
         text = text.strip()
+        self.changed()
         try:
             return self._handle(text)
         except AnnouncementError as err:
@@ -219,6 +228,7 @@ class Session:
         """Enter: the announcement read back goes on the layout."""
         if self.pending is None:
             return []
+        self.changed()
         p, self.pending = self.pending, None
         a = self.table.confirm(p.aid)
         return line(f"✓ {p.player}: {self._calls(a)} placed", "class:ok")
@@ -232,6 +242,7 @@ class Session:
         """Esc: the announcement read back is dropped."""
         if self.pending is None:
             return []
+        self.changed()
         p, self.pending = self.pending, None
         self.table.cancel(p.aid)
         return line(f"✗ {p.player}: '{p.text}' cancelled", "class:dim")
