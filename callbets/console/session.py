@@ -160,7 +160,8 @@ class Session:
         if not self.table.is_open:
             if number is None:
                 return error("rien ne va plus: betting is closed; enter the winning number")
-            return report.spin(self.table.spin(number), self.table.house, self.lang)
+            settled = report.spin(self.table.spin(number), self.table.house, self.lang)
+            return settled + line(f"faites vos jeux: round {self.table.round}", "class:dim")
         if talk is not None:
             return self._replay(self._whose(player), talk.action, talk.which)
         if number is not None and rest.strip().isdigit():
