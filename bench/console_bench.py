@@ -18,15 +18,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from settle_bench import ANNOUNCEMENTS, PER_PLAYER, PLAYERS
+
 from callbets.console.session import Session
 from callbets.store import Table
 
-ANNOUNCEMENTS = [
-    "voisins à 5", "tiers à 2", "orphelins à 3", "jeu zéro", "17 et les voisins à 2",
-    "finale 8/9", "le 17 complet", "rouge à 10", "pair à 5", "colonne 34 à 3",
-    "douzaine du milieu à 2", "cheval 5/8", "carré 25/29 à 2", "1 9 14 et les voisins",
-]  # fmt: skip
-PLAYERS, PER_PLAYER, ROUNDS = 8, 20, 5
+ROUNDS = 5
 
 
 def evening(rng: random.Random, folder: Path) -> dict[str, list[float]]:

@@ -166,19 +166,19 @@ def test_the_spin_may_be_said_in_words(session: Session) -> None:
     assert session.table.is_open
 
 
+def bet_and_spin(session: Session, announcement: str, number: int) -> None:
+    """Place and confirm an announcement, close betting and spin."""
+    for line in (announcement, "", "rien ne va plus", str(number)):
+        say(session, line)
+
+
 def test_a_replay_on_a_losing_bet_is_refused(session: Session) -> None:
-    say(session, "rouge: tiers à 1")
-    say(session, "")
-    say(session, "rien ne va plus")
-    say(session, "2")
+    bet_and_spin(session, "rouge: tiers à 1", 2)
     assert "✗ rouge has no winning bet on 2: nothing to replay" in say(session, "à refaire")
 
 
 def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
-    say(session, "rouge: voisins à 1, plein 26 à 1")
-    say(session, "")
-    say(session, "rien ne va plus")
-    say(session, "26")
+    bet_and_spin(session, "rouge: voisins à 1, plein 26 à 1", 26)
     asked = say(session, "à refaire")
     assert "rouge won 2 bets on 26: say which ('à refaire 1')" in asked
     assert "1. voisins du zéro ×1 = 9" in asked and "2. plein 26 ×1 = 1" in asked
@@ -187,10 +187,7 @@ def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
 
 
 def test_pour_le_tout_is_only_for_the_houses_calls(session: Session) -> None:
-    say(session, "bleu: plein 5 à 1")
-    say(session, "")
-    say(session, "rien ne va plus")
-    say(session, "5")
+    bet_and_spin(session, "bleu: plein 5 à 1", 5)
     assert "pour le tout is only for" in say(session, "pour le tout")
 
 

@@ -181,12 +181,16 @@ def test_chips_on_one_position_add_up() -> None:
     assert group.get("data-amount") == "7"
 
 
-def test_parse_svg_writes_the_picture(tmp_path: Path) -> None:
-    out = tmp_path / "v.svg"
-    run = subprocess.run(
-        [sys.executable, "-m", "callbets", "parse", "--svg", str(out), "voisins du zéro à 5"],
+def _parse_svg(out: Path, text: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "callbets", "parse", "--svg", str(out), text],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
+
+
+def test_parse_svg_writes_the_picture(tmp_path: Path) -> None:
+    out = tmp_path / "v.svg"
+    run = _parse_svg(out, "voisins du zéro à 5")
     assert run.returncode == 0, run.stderr
     assert "voisins du zéro, 9 pièces à 5 = 45" in run.stdout
     root = ET.parse(out).getroot()
@@ -196,10 +200,7 @@ def test_parse_svg_writes_the_picture(tmp_path: Path) -> None:
 
 def test_parse_svg_writes_nothing_for_a_refused_announcement(tmp_path: Path) -> None:
     out = tmp_path / "v.svg"
-    run = subprocess.run(
-        [sys.executable, "-m", "callbets", "parse", "--svg", str(out), "cheval 5/9 à 5"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    run = _parse_svg(out, "cheval 5/9 à 5")
     assert run.returncode == 1 and not out.exists()
 
 
