@@ -60,6 +60,12 @@ def position_name(p: Position, lang: str) -> str:
     return template.format(args=args)
 
 
+def replay_name(kind: str, lang: str) -> str:
+    """A replay as said in the table's language: ``à compléter``, ``a completare``."""
+    name: str = _words(lang)["replays"][kind]
+    return name
+
+
 def readback(announcement: Announcement, lang: str, house: House) -> str:
     """Several lines: each call with its pieces and total, then each chip."""
     words = _words(lang)

@@ -21,6 +21,7 @@ from callbets.console.report import plain
 from callbets.console.session import Session
 from callbets.console.voice import Heard, Listener
 from callbets.house import find_house
+from callbets.readback import replay_name
 from callbets.store import Table
 from callbets.talk import TableTalk, table_talk
 
@@ -231,6 +232,12 @@ def test_table_talk(text: str, lang: str, talk: TableTalk | None) -> None:
     assert table_talk(text, lang) == talk
 
 
+@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+@pytest.mark.parametrize("kind", ["refaire", "completer", "tout"])
+def test_replay_names_shown_are_read_back_as_that_replay(lang: str, kind: str) -> None:
+    assert table_talk(f"{replay_name(kind, lang)} 2", lang) == TableTalk(kind, 2)
+
+
 def _complete(c: PhraseCompleter, text: str) -> list[str]:
     return [x.text for x in c.get_completions(Document(text), CompleteEvent(True))]
 
@@ -331,3 +338,24 @@ def test_listening_reports_a_missing_microphone_or_model(tmp_path: Path) -> None
     listener.start(heard.append)
     listener.join(30)
     assert len(heard) == 1 and heard[0].kind == "error" and heard[0].reason
+
+
+@pytest.mark.parametrize(
+    ("lang", "bet", "close", "number", "replay", "placed"),
+    [("it", "serie 5/8 da 1", "niente va più", "ventisette", "a completare",
+      "a completare serie 5/8 ×1 = 6"),
+     ("en", "tiers by 1", "no more bets", "twenty-seven", "to complete",
+      "to complete tiers ×1 = 6")],
+)  # fmt: skip
+def test_the_table_talk_of_each_language(
+    tmp_path: Path, lang: str, bet: str, close: str, number: str, replay: str, placed: str
+) -> None:
+    s = Session(Table.create(tmp_path / f"{lang}.sqlite", "venice-french", lang))
+    say(s, "/seat rosso")
+    say(s, f"rosso: {bet}")
+    say(s, "")
+    assert "rien ne va plus: betting closed" in say(s, close)
+    assert "━━ 27  rouge · impair · passe ━━ round 1" in say(s, number)
+    done = say(s, f"rosso: {replay}")
+    assert f"rosso: {placed}" in done
+    assert "placed from the win: 5" in done and "hand to rosso: 12" in done

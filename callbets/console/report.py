@@ -16,7 +16,7 @@ from ..announcement import Announcement, PlacedCall
 from ..drawing import CHIP, draw
 from ..house import House
 from ..layout import BLACK, RED, BetKind, Position
-from ..readback import call_name, position_name, readback
+from ..readback import call_name, position_name, readback, replay_name
 from ..replay import Replay
 from ..settle import Bet, Outcome
 from ..store import SpinReport, money
@@ -24,7 +24,6 @@ from ..store import SpinReport, money
 Fragments = list[tuple[str, str]]
 
 PLAIN_KINDS = frozenset(k.value for k in BetKind)
-REPLAY_NAMES = {"refaire": "à refaire", "completer": "à compléter", "tout": "pour le tout"}
 
 
 def plain(fragments: Fragments) -> str:
@@ -84,7 +83,7 @@ def placed_call(c: PlacedCall, lang: str, house: House) -> str:
 def replay(player: str, done: Replay, lang: str, house: House) -> Fragments:
     """What a replay puts on the layout and hands to the player."""
     out = line(
-        f"{player}: {REPLAY_NAMES[done.kind]} {placed_call(done.placed, lang, house)}",
+        f"{player}: {replay_name(done.kind, lang)} {placed_call(done.placed, lang, house)}",
         "class:ok",
     )
     if done.left_in_place:

@@ -31,6 +31,7 @@ from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..grammar import language
 from ..limits import check_limits
 from ..normalize import words
+from ..readback import replay_name
 from ..settle import CallResult
 from ..store import Table
 from ..svg import announcement_svg, svg
@@ -258,7 +259,7 @@ class Session:
 
     def _replay(self, player: str, kind: str, which: int | None) -> Fragments:
         number, won = self._winners(player)
-        name = report.REPLAY_NAMES[kind]
+        name = replay_name(kind, self.lang)
         if not won:
             return error(f"{player} has no winning bet on {number}: nothing to replay")
         if which is None and len(won) > 1:
