@@ -63,7 +63,8 @@ def test_a_whole_evening(table_file: Path) -> None:
         + "17" + ENTER  # betting still open
         + "rien ne va plus" + ENTER
         + "bleu: tiers à 1" + ENTER  # too late
-        + "0" + ENTER
+        + "0" + ENTER  # zero catches bleu's noir: the players may choose first
+        + "bleu: en prison" + ENTER + ENTER
         + "bleu: à refaire" + ENTER
         + "rouge: à refaire" + ENTER
         + QUIT,
@@ -84,6 +85,8 @@ def test_a_whole_evening(table_file: Path) -> None:
     assert "✗ betting is open: say 'rien ne va plus' before entering 17" in first
     assert "✗ rien ne va plus: betting is closed; enter the winning number" in first
     # the zero: voisins wins on 0/2/3 (paid to place), noir goes to prison, plein 0 wins
+    assert "zéro: simple chances caught (house rule: en prison)\n  bleu: noir = 10" in first
+    assert "bleu: en prison\n" in first
     assert "━━ 0  zéro ━━ round 1" in first
     assert "bleu: staked 11 · back 36 · net +25 · in prison 10" in first
     assert "en prison (level 1): noir = 10" in first
@@ -359,3 +362,32 @@ def test_the_table_talk_of_each_language(
     done = say(s, f"rosso: {replay}")
     assert f"rosso: {placed}" in done
     assert "placed from the win: 5" in done and "hand to rosso: 12" in done
+
+
+def test_a_zero_lets_players_take_half_back(session: Session) -> None:
+    for text in ("rouge: rouge à 10", "", "bleu: pair à 4", "", "rien ne va plus"):
+        say(session, text)
+    assert "house rule: en prison" in say(session, "0")
+    assert session.prompt() == "zéro › " and session.table.state()["betting"] == "closed"
+    assert "bleu: à partager" in say(session, "bleu: à partager")
+    assert "vert" in say(session, "vert: à partager")  # not at the table
+    assert "has no simple chance" in plain(session.handle("/seat vert") + session.handle(
+        "vert: à partager"))  # fmt: skip
+    settled = say(session, "")
+    assert "à partager pair = 4: back 2" in settled
+    assert "en prison (level 1): rouge = 10" in settled
+    assert session.table.state()["prison"] == 10 and session.table.is_open
+
+
+def test_a_zero_typed_by_mistake_can_be_dropped(session: Session) -> None:
+    for text in ("rouge: rouge à 10", "", "rien ne va plus", "0"):
+        say(session, text)
+    assert "0 dropped" in plain(session.cancel())
+    assert "━━ 32  rouge" in say(session, "32")
+
+
+def test_a_house_without_a_choice_settles_the_zero_at_once(tmp_path: Path) -> None:
+    s = Session(Table.create(tmp_path / "fair.sqlite", "venice-fair", "fr"))
+    for text in ("/seat rouge", "rouge: rouge à 10", "", "rien ne va plus"):
+        say(s, text)
+    assert "à partager rouge = 10: back 5" in say(s, "0")  # Fair: partage, odd chip in prison

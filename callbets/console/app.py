@@ -94,7 +94,7 @@ def _bindings(session: Session) -> KeyBindings:
 
     @kb.add("escape", eager=True)
     def _escape(event: KeyPressEvent) -> None:
-        if session.pending is not None:
+        if session.waiting:
             event.app.exit(result=ESCAPE)
         else:
             event.current_buffer.reset()
@@ -131,7 +131,7 @@ def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> 
     def heard(h: Heard) -> None:
         app = prompt.app
         buffer = prompt.default_buffer
-        if h.kind in ("confirm", "cancel") and session.pending is not None:
+        if h.kind in ("confirm", "cancel") and session.waiting:
             app.exit(result="" if h.kind == "confirm" else ESCAPE)
             return
         message: Fragments = line(f"heard: '{h.text}' ({h.reason})", "class:dim")

@@ -33,11 +33,12 @@ from ..limits import check_limits
 from ..normalize import words
 from ..readback import replay_name
 from ..settle import CallResult
-from ..store import Table
+from ..store import SpinReport, Table
 from ..svg import announcement_svg, svg
 from ..talk import CLOSE, table_talk
 from . import report
 from .report import Fragments, error, line
+from .zero import ZeroCall, offers_choice
 
 HELP = """\
 Announcements: 'rouge: voisins du zéro à 5' (or select a player with 'rouge:' and type)
@@ -73,6 +74,8 @@ class Session:
         self.player: str | None = None
         """The selected player (lines without ``NAME:`` are theirs)."""
         self.pending: Pending | None = None
+        self.zero: ZeroCall | None = None
+        """The players' choices while a zero waits to be settled."""
         self.done = False
         """Set by ``/quit``."""
         self.voice = ""
@@ -92,7 +95,7 @@ class Session:
         """The status line (redrawn at every keystroke, so kept until a line changes it)."""
         if self._status is None:
             state = self.table.state()
-            self._status = report.status(state, self.player, self.pending is not None, self.voice)
+            self._status = report.status(state, self.player, self.waiting, self.voice)
         return self._status
 
     def changed(self) -> None:
@@ -101,6 +104,8 @@ class Session:
 
     def prompt(self) -> str:
         """The prompt: the selected player, or the table's state."""
+        if self.zero is not None:
+            return "zéro › "
         if not self.table.is_open:
             return "number › "
         return f"{self.player} › " if self.player else "› "
@@ -147,6 +152,8 @@ class Session:
             return error(
                 f"first confirm (Enter) or cancel (Esc) {self.pending.player}'s announcement"
             )
+        if self.zero is not None:
+            return self._zero_line(text)
         if not text:
             return []
         player, rest = self._split_player(text)
@@ -161,13 +168,30 @@ class Session:
         if not self.table.is_open:
             if number is None:
                 return error("rien ne va plus: betting is closed; enter the winning number")
-            settled = report.spin(self.table.spin(number), self.table.house, self.lang)
-            return settled + line(f"faites vos jeux: round {self.table.round}", "class:dim")
+            if number == 0 and offers_choice(self.table):
+                self.zero = ZeroCall(self.table, self.lang)
+                return self.zero.opening()
+            return self._settled(self.table.spin(number))
         if talk is not None:
             return self._replay(self._whose(player), talk.action, talk.which)
         if number is not None and rest.strip().isdigit():
             return error(f"betting is open: say 'rien ne va plus' before entering {number}")
         return self._announce(self._whose(player), rest, text)
+
+    def _settled(self, spin: SpinReport) -> Fragments:
+        settled = report.spin(spin, self.table.house, self.lang)
+        return settled + line(f"faites vos jeux: round {self.table.round}", "class:dim")
+
+    def _zero_line(self, text: str) -> Fragments:
+        assert self.zero is not None
+        answer = "confirm" if not text else confirmation(text, self.lang)
+        if answer == "confirm":
+            zero, self.zero = self.zero, None
+            return self._settled(zero.settle())
+        if answer == "cancel":
+            return self.cancel()
+        player, rest = self._split_player(text)
+        return self.zero.choose(self._whose(player), rest)
 
     def _split_player(self, text: str) -> tuple[str | None, str]:
         name, colon, rest = text.partition(":")
@@ -240,8 +264,17 @@ class Session:
         total = f" (total {a.total})" if len(names) > 1 else ""
         return "; ".join(names) + total
 
+    @property
+    def waiting(self) -> bool:
+        """True while Enter confirms something (a readback, a zero) and Esc drops it."""
+        return self.pending is not None or self.zero is not None
+
     def cancel(self) -> Fragments:
-        """Esc: the announcement read back is dropped."""
+        """Esc: the announcement read back is dropped, or the 0 entered by mistake."""
+        if self.zero is not None:
+            self.changed()
+            self.zero = None
+            return line("0 dropped: enter the winning number", "class:dim")
         if self.pending is None:
             return []
         self.changed()
