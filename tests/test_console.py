@@ -324,7 +324,10 @@ def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) 
     assert Table.open(path).state()["staked"] == 5
 
 
-@pytest.mark.parametrize(("name", "kind"), [("confirm", "confirm"), ("cancel", "cancel")])
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("confirm", "confirm"), ("cancel", "cancel"), ("close", "ask")],  # talk waits for Enter
+)
 def test_spoken_dialogue_phrases_are_heard(name: str, kind: str) -> None:
     pytest.importorskip("pocketsphinx", reason="needs the speech extra")
     heard: list[Heard] = []

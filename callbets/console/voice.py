@@ -99,12 +99,15 @@ class Listener:
         from ..dialogue import confirmation
         from ..speech.decide import decide
         from ..speech.engines import Hearing
+        from ..talk import table_talk
 
         assert isinstance(hearing, Hearing)
         said = hearing.best.text if hearing.best else ""
         answer = confirmation(said, self.lang)
         if answer:
             return Heard(answer, said, "a dialogue phrase")
+        if table_talk(said, self.lang) is not None:  # never acted on unasked
+            return Heard("ask", said, "table talk: Enter to do it")
         decision = decide(hearing, self.lang, self.house)
         choices = tuple(c.notation() for c in decision.choices)
         words = said

@@ -153,9 +153,14 @@ def _ignored_phrases(lang: str) -> list[str]:
     )
 
 
+TALK_TERMINALS = ("CLOSE", "REFAIRE", "COMPLETER", "TOUT")
+"""Table talk the console acts on, so recognisers should hear it."""
+
+
 def jsgf(lang: str, calls_at_most: int = 2) -> str:
-    """A JSGF grammar of legal announcements (one or two calls, each with a stake), or a
-    confirm or cancel phrase of ``grammar/dialogue.toml``.
+    """A JSGF grammar of legal announcements (one or two calls, each with a stake), a
+    confirm or cancel phrase of ``grammar/dialogue.toml``, or table talk that the console
+    acts on ("no more bets", the replays).
 
     Positions are listed as the layout allows them (only real splits, streets, corners
     and six-lines; only offered finales), following voice.md's lesson: expand the legal
@@ -224,9 +229,10 @@ def jsgf(lang: str, calls_at_most: int = 2) -> str:
         "<stake> = " + " | ".join(f"( {s} )" for s in stakes) + ";",
         "<item> = <call> [<stake>];",
         _rule(lang, "dialogue", " | ".join(fold(p) for p in confirmation_phrases(lang))),
+        _rule(lang, "talk", " | ".join(p for s in TALK_TERMINALS for p in have.get(s, ()))),
         "public <announcement> = ( <item>"
         + (f" [{w('AND')} <item>] )" if calls_at_most > 1 else " )")
-        + " | <dialogue>;",
+        + " | <dialogue> | <talk>;",
     ]
     return "\n".join(lines) + "\n"
 
