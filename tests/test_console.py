@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
@@ -394,3 +399,57 @@ def test_a_house_without_a_choice_settles_the_zero_at_once(tmp_path: Path) -> No
     for text in ("/seat rouge", "rouge: rouge à 10", "", "rien ne va plus"):
         say(s, text)
     assert "à partager rouge = 10: back 5" in say(s, "0")  # Fair: partage, odd chip in prison
+
+
+# ---- whatever is typed, the console carries on ------------------------------------
+LINES = [
+    "", "/seat rouge", "/seat bleu", "rouge: voisins à 5", "bleu: rouge à 10", "rouge:",
+    "tiers", "c'est bon", "annule", "rien ne va plus", "0", "17", "dix-sept", "/undo",
+    "/clear", "/clear bleu", "à refaire", "rouge: à compléter 2", "pour le tout", "/table",
+    "bleu: à partager", "bleu: en prison", "cheval 5/9", "voisins 45", "vert: tiers",
+    "/nope", "/seat", "/svg", "37", "rouge: 1 2 3 4 5", "::", "rouge: rien ne va plus",
+]  # fmt: skip
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(LINES), st.text(max_size=25)), max_size=25))
+def test_any_lines_leave_the_console_answering_and_the_table_whole(lines: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        table = Table.create(Path(folder) / "t.sqlite", "venice-french", "fr")
+        session = Session(table)
+        for text in lines:
+            shown = plain(session.cancel() if text == "::" else session.handle(text))
+            assert isinstance(shown, str)
+            state = table.state()
+            staked = sum(e["staked"] for e in state["players"].values())
+            assert state["staked"] == staked >= 0
+            assert session.status().startswith(f"round {state['round']} │ ")
+        table.close_file()
+
+
+# ---- the command ---------------------------------------------------------------------
+def _console(*args: str, keys: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "callbets", "console", *args],
+        input=keys, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+
+
+def test_the_command_makes_a_table_then_keeps_its_rules(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    made = _console("--table", str(path), "--lang", "it", "--house", "france", keys="/quit\n")
+    assert made.returncode == 0, made.stderr
+    assert f"new table at {path} (france, it)" in made.stderr
+    again = _console("--table", str(path), "--lang", "fr", keys="/quit\n")
+    assert again.returncode == 0
+    assert "was opened with --lang it; keeping it" in again.stderr
+    assert "callbets console: france (it)" in again.stdout
+
+
+def test_the_command_refuses_a_file_that_is_not_a_table(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a table\n")
+    run = _console("--table", str(bad), keys="/quit\n")
+    assert run.returncode == 1 and "is not a callbets table" in run.stderr
+    unknown = _console("--table", str(tmp_path / "new.sqlite"), "--house", "nowhere", keys="")
+    assert unknown.returncode == 2 and "nowhere" in unknown.stderr
