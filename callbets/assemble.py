@@ -15,13 +15,16 @@ rules that combine them are the same in every language:
 4. **A stake applies to every call since the previous stake** ("voisins et orphelins à 5").
 5. **A bare number after a call that takes none** ("voisins 45") is ambiguous: stake or
    bet?  The house decides whether to ask (the default) or read it per piece.
+6. **A dozen or column number after one** ("douzaine 1 et 2", "colonne 34 et 35") is
+   ambiguous: a second dozen (column), or a straight-up?  It is refused with both
+   readings; "douzaine 1 et douzaine 2" or "douzaine 1 et plein 2" is clear.
 
 Anything else is refused with the reason.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .announcement import Announcement, Call, PlacedCall
 from .catalogue import Recipe
@@ -163,11 +166,31 @@ class Assembler:
     def _numbers(self, el: Nums) -> None:
         cur = self.current
         if cur is None:
+            self._refuse_outside_list(el)
             self._new(el.start).nums = el
         elif cur.wants_numbers(el):
             cur.nums = el
         else:
             self._bare_amount(cur, el)
+
+    def _refuse_outside_list(self, el: Nums) -> None:
+        """A dozen (column) number after one: a second dozen, or a straight?  Ask."""
+        if self.last_sep not in ("and", "comma") or not self.drafts or len(el.numbers) != 1:
+            return
+        before = self.drafts[-1]
+        if before.head not in ("dozen", "column") or before.nums is None or before.words[1:]:
+            return
+        n = el.numbers[0]
+        if n not in (1, 2, 3) and not (before.head == "column" and n in (34, 35, 36)):
+            return
+        first = _resolve_outside(before, before.head)
+        second = _resolve_outside(replace(before, nums=el), before.head)
+        raise AmbiguousError(
+            f"'{n}' after '{first.notation()}': {second.notation()}, or a straight on {n}? "
+            "Say the bet's name before each number",
+            [f"{first.notation()} ; {second.notation()}", f"{first.notation()} ; straight {n}"],
+            column=el.start,
+        )
 
     def _bare_amount(self, draft: Draft, el: Nums) -> None:
         said = "/".join(map(str, el.numbers))
