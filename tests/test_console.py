@@ -453,3 +453,8 @@ def test_the_command_refuses_a_file_that_is_not_a_table(tmp_path: Path) -> None:
     assert run.returncode == 1 and "is not a callbets table" in run.stderr
     unknown = _console("--table", str(tmp_path / "new.sqlite"), "--house", "nowhere", keys="")
     assert unknown.returncode == 2 and "nowhere" in unknown.stderr
+
+
+def test_f5_without_the_speech_extra_says_why(table_file: Path) -> None:
+    shown = drive(table_file, F5 + QUIT)  # no listener: as without vosk or pocketsphinx
+    assert "listening needs the speech extra: pip install 'callbets[speech]'" in shown
