@@ -87,7 +87,8 @@ def test_a_whole_evening(table_file: Path) -> None:
     assert refusal is not None
     assert refusal.group(1) == "rouge: cheval 5/9 à 5"
     assert refusal.group(1)[len(refusal.group(2)) - 1 :].startswith("5/9")
-    assert "✗ betting is open: say 'rien ne va plus' before entering 17" in first
+    assert "✗ betting is open: for the spin say 'rien ne va plus' first; " in first
+    assert "for a bet on 17, type 'rouge: 17'" in first
     assert "✗ rien ne va plus: betting is closed; enter the winning number" in first
     # the zero: voisins wins on 0/2/3 (paid to place), noir goes to prison, plein 0 wins
     assert "zéro: simple chances caught (house rule: en prison)\n  bleu: noir = 10" in first
@@ -166,6 +167,11 @@ def test_selecting_a_player_then_typing(session: Session) -> None:
     assert session.prompt() == "bleu › "
     assert "tiers du cylindre" in say(session, "tiers à 1")
     assert session.pending is not None and session.pending.player == "bleu"
+
+
+def test_a_bare_number_while_betting_is_open_is_asked_about(session: Session) -> None:
+    assert "for a bet on 17, type 'rouge: dix-sept'" in say(session, "dix-sept")
+    assert "plein 17, 1 pièce à 1 = 1" in say(session, "bleu: 17")  # named: a bet
 
 
 def test_the_spin_may_be_said_in_words(session: Session) -> None:

@@ -101,10 +101,7 @@ def _bindings(session: Session) -> KeyBindings:
 
     @kb.add("f5")
     def _voice(event: KeyPressEvent) -> None:
-        if session.toggle_voice is None:
-            said = session.handle("/voice")  # says why it cannot listen
-        else:
-            said = session.toggle_voice()
+        said = session.handle("/voice")  # toggles, or says why it cannot listen
         run_in_terminal(lambda: show(said, event.app.output))
 
     return kb

@@ -174,8 +174,12 @@ class Session:
             return self._settled(self.table.spin(number))
         if talk is not None:
             return self._replay(self._whose(player), talk.action, talk.which)
-        if number is not None and rest.strip().isdigit():
-            return error(f"betting is open: say 'rien ne va plus' before entering {number}")
+        if number is not None and player is None:
+            who = self.player or "NAME"
+            return error(
+                f"betting is open: for the spin say 'rien ne va plus' first; "
+                f"for a bet on {number}, type '{who}: {rest}'"
+            )
         return self._announce(self._whose(player), rest, text)
 
     def _settled(self, spin: SpinReport) -> Fragments:
