@@ -25,6 +25,7 @@ from callbets.console.app import PhraseCompleter, run
 from callbets.console.report import plain
 from callbets.console.session import Session
 from callbets.console.voice import Heard, Listener
+from callbets.console.words import messages
 from callbets.house import find_house
 from callbets.readback import replay_name
 from callbets.store import Table
@@ -77,46 +78,48 @@ def test_a_whole_evening(table_file: Path) -> None:
     # readback with every chip, then the confirmation
     assert "voisins du zéro, 9 pièces à 5 = 45" in first
     assert "carré 25/26/28/29 ×2 = 10" in first
-    assert "✓ rouge: voisins du zéro ×5 = 45 placed" in first
-    assert "✗ bleu: 'rouge à 10' cancelled" in first
-    assert "✓ bleu: noir ×10 = 10 placed" in first
-    assert "↶ taken back: bleu: le 17 et 2 voisins ×2 = 10" in first
-    assert "✓ bleu: plein 0 ×1 = 1 placed" in first
+    assert "✓ rouge : voisins du zéro ×5 = 45 posé" in first
+    assert "✗ bleu : 'rouge à 10' abandonné" in first
+    assert "✓ bleu : noir ×10 = 10 posé" in first
+    assert "↶ repris : bleu : le 17 et 2 voisins ×2 = 10" in first
+    assert "✓ bleu : plein 0 ×1 = 1 posé" in first
     # refusals carry on: the reason and a caret under the word at fault
-    refusal = re.search(r"✗ refused \(illegal\): no split 5/9[^\n]*\n  (.*)\n  ( *\^)", first)
+    refusal = re.search(r"✗ refusé \(illegal\) : no split 5/9[^\n]*\n  (.*)\n  ( *\^)", first)
     assert refusal is not None
     assert refusal.group(1) == "rouge: cheval 5/9 à 5"
     assert refusal.group(1)[len(refusal.group(2)) - 1 :].startswith("5/9")
-    assert "✗ betting is open: for the spin say 'rien ne va plus' first; " in first
-    assert "for a bet on 17, type 'rouge: 17'" in first
-    assert "✗ rien ne va plus: betting is closed; enter the winning number" in first
+    assert "✗ le jeu est ouvert : pour le numéro sorti, dites d'abord 'rien ne va plus'" in first
+    assert "pour une mise sur le 17, tapez 'rouge: 17'" in first
+    assert "✗ rien ne va plus : le jeu est fermé ; tapez le numéro sorti" in first
     # the zero: voisins wins on 0/2/3 (paid to place), noir goes to prison, plein 0 wins
-    assert "zéro: simple chances caught (house rule: en prison)\n  bleu: noir = 10" in first
+    assert (
+        "zéro : chances simples prises (règle de la maison : en prison)\n  bleu: noir = 10" in first
+    )
     assert "bleu: en prison\n" in first
-    assert "━━ 0  zéro ━━ round 1" in first
-    assert "bleu: staked 11 · back 36 · net +25 · in prison 10" in first
-    assert "en prison (level 1): noir = 10" in first
-    assert "wins plein 0 = 1: pay 35, back with the stake 36" in first
-    assert "rouge: staked 45 · back 120 · net +75" in first
-    assert "to place (voisins, paid to place): transversale 0/2/3 = 10" in first
-    assert first.index("bleu: staked 11") < first.index("rouge: staked 45")  # payout order
+    assert "━━ 0  zéro ━━ coup 1" in first
+    assert "bleu : misé 11 · rendu 36 · net +25 · en prison 10" in first
+    assert "en prison (niveau 1) : noir = 10" in first
+    assert "gagne plein 0 = 1 : payer 35, rendu avec la mise 36" in first
+    assert "rouge : misé 45 · rendu 120 · net +75" in first
+    assert "à placer (voisins, payé à placer) : transversale 0/2/3 = 10" in first
+    assert first.index("bleu : misé 11") < first.index("rouge : misé 45")  # payout order
     # replays of the winning calls
-    assert "bleu: à refaire plein 0 ×1 = 1" in first and "hand to bleu: 35" in first
+    assert "bleu: à refaire plein 0 ×1 = 1" in first and "à remettre à bleu : 35" in first
     assert "rouge: à refaire voisins du zéro ×5 = 45" in first
-    assert "hand to rouge: 75" in first
+    assert "à remettre à rouge : 75" in first
 
     # closing the console keeps the table: a restart resumes it, nothing lost or doubled
     second = drive(
         table_file,
         "/table" + ENTER + "rien ne va plus" + ENTER + "4" + ENTER + QUIT,
     )
-    assert "bleu: noir = 10 (en prison, level 1)" in second
+    assert "bleu: noir = 10 (en prison, niveau 1)" in second
     assert "rouge: cheval 4/7 = 5 (voisins)" in second
-    assert "━━ 4  noir · pair · manque ━━ round 2" in second
-    assert "rouge: staked 45 · back 90 · net +45" in second
-    assert "wins cheval 4/7 = 5 (voisins): pay 85, back with the stake 90" in second
-    assert "out of prison: noir = 10, back 10" in second
-    assert "bleu: staked 11 · back 10 · net -1" in second
+    assert "━━ 4  noir · pair · manque ━━ coup 2" in second
+    assert "rouge : misé 45 · rendu 90 · net +45" in second
+    assert "gagne cheval 4/7 = 5 (voisins) : payer 85, rendu avec la mise 90" in second
+    assert "sort de prison : noir = 10, rendu 10" in second
+    assert "bleu : misé 11 · rendu 10 · net -1" in second
     table = Table.open(table_file)
     state = table.state()
     assert state["round"] == 3 and [s["number"] for s in state["spins"]] == [0, 4]
@@ -132,16 +135,16 @@ def test_a_whole_evening(table_file: Path) -> None:
 def test_a_pending_announcement_survives_a_restart(table_file: Path) -> None:
     drive(table_file, "/seat vert" + ENTER + "vert: tiers à 2" + ENTER + QUIT)
     shown = drive(table_file, ENTER + QUIT)  # the readback is shown again; Enter places it
-    assert "waiting for confirmation (Enter) or cancel (Esc):" in shown
+    assert "en attente de confirmation (Entrée) ou d'abandon (Échap) :" in shown
     assert "tiers du cylindre, 6 pièces à 2 = 12" in shown
-    assert "✓ vert: tiers du cylindre ×2 = 12 placed" in shown
+    assert "✓ vert : tiers du cylindre ×2 = 12 posé" in shown
     assert Table.open(table_file).state()["staked"] == 12
 
 
 def test_history_is_kept_across_restarts(table_file: Path) -> None:
     drive(table_file, "/seat vert" + ENTER + "/table" + ENTER + QUIT)
     again = drive(table_file, "\x1b[A\x1b[A" + ENTER + QUIT)  # Up Up Enter: "/table"
-    assert "the whole table:" in again
+    assert "toute la table :" in again
 
 
 # ---- the session, line by line -------------------------------------------------------
@@ -158,8 +161,8 @@ def say(session: Session, text: str) -> str:
 
 def test_lines_need_a_player_known_to_the_table(table_file: Path) -> None:
     s = Session(Table.open(table_file))
-    assert "whose bet?" in say(s, "tiers à 1")
-    assert "'vert' is not at the table (seat them: /seat vert)" in say(s, "vert: tiers")
+    assert "pour qui ?" in say(s, "tiers à 1")
+    assert "'vert' n'est pas à la table (l'asseoir : /seat vert)" in say(s, "vert: tiers")
 
 
 def test_selecting_a_player_then_typing(session: Session) -> None:
@@ -170,14 +173,14 @@ def test_selecting_a_player_then_typing(session: Session) -> None:
 
 
 def test_a_bare_number_while_betting_is_open_is_asked_about(session: Session) -> None:
-    assert "for a bet on 17, type 'rouge: dix-sept'" in say(session, "dix-sept")
+    assert "pour une mise sur le 17, tapez 'rouge: dix-sept'" in say(session, "dix-sept")
     assert "plein 17, 1 pièce à 1 = 1" in say(session, "bleu: 17")  # named: a bet
 
 
 def test_the_spin_may_be_said_in_words(session: Session) -> None:
     say(session, "rien ne va plus")
-    assert session.prompt() == "number › "
-    assert "━━ 17  noir · impair · manque ━━ round 1" in say(session, "dix-sept")
+    assert session.prompt() == "numéro › "
+    assert "━━ 17  noir · impair · manque ━━ coup 1" in say(session, "dix-sept")
     assert session.table.is_open
 
 
@@ -189,13 +192,13 @@ def bet_and_spin(session: Session, announcement: str, number: int) -> None:
 
 def test_a_replay_on_a_losing_bet_is_refused(session: Session) -> None:
     bet_and_spin(session, "rouge: tiers à 1", 2)
-    assert "✗ rouge has no winning bet on 2: nothing to replay" in say(session, "à refaire")
+    assert "✗ rouge n'a rien gagné sur le 2 : rien à rejouer" in say(session, "à refaire")
 
 
 def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
     bet_and_spin(session, "rouge: voisins à 1, plein 26 à 1", 26)
     asked = say(session, "à refaire")
-    assert "rouge won 2 bets on 26: say which ('à refaire 1')" in asked
+    assert "rouge a gagné 2 mises sur le 26 : dites laquelle ('à refaire 1')" in asked
     assert "1. voisins du zéro ×1 = 9" in asked and "2. plein 26 ×1 = 1" in asked
     assert "à refaire plein 26 ×1 = 1" in say(session, "à refaire 2")
     assert "already replayed" in say(session, "à refaire 2")
@@ -208,22 +211,22 @@ def test_pour_le_tout_is_only_for_the_houses_calls(session: Session) -> None:
 
 def test_ambiguous_announcements_list_their_readings(session: Session) -> None:
     answer = say(session, "rouge: voisins 45")
-    assert "✗ refused (ambiguous)" in answer and "1. " in answer
+    assert "✗ refusé (ambiguous)" in answer and "1. " in answer
 
 
 def test_clear_and_unknown_commands(session: Session) -> None:
     say(session, "rouge: tiers à 2")
     say(session, "")
-    assert "rouge: 6 bets removed" in say(session, "/clear rouge")
-    assert "unknown command '/spin'" in say(session, "/spin 5")
-    assert "listening needs the speech extra" in say(session, "/voice")
+    assert "rouge : 6 mises retirées" in say(session, "/clear rouge")
+    assert "commande inconnue '/spin'" in say(session, "/spin 5")
+    assert "il faut l'extra speech" in say(session, "/voice")
 
 
 def test_svg_of_the_announcement_and_of_the_table(session: Session, tmp_path: Path) -> None:
     say(session, "rouge: tiers à 2")
-    assert "picture of rouge's announcement" in say(session, f"/svg {tmp_path / 'a.svg'}")
+    assert "image de l'annonce de rouge" in say(session, f"/svg {tmp_path / 'a.svg'}")
     say(session, "")
-    assert "picture of the whole table" in say(session, f"/svg {tmp_path / 't.svg'}")
+    assert "image de toute la table" in say(session, f"/svg {tmp_path / 't.svg'}")
     assert (tmp_path / "t.svg").read_text().count('class="chip"') == 6
 
 
@@ -231,7 +234,7 @@ def test_the_status_line(session: Session) -> None:
     say(session, "rouge: tiers à 2")
     say(session, "")
     status = session.status()
-    assert "round 1 │ BETTING OPEN │ rouge 12 bleu 0 │ staked 12 │ prison 0 │ 0 spins" in status
+    assert "coup 1 │ FAITES VOS JEUX │ rouge 12 bleu 0 │ misé 12 │ prison 0 │ 0 coups" in status
 
 
 # ---- table talk and completion ---------------------------------------------------
@@ -357,46 +360,48 @@ def test_listening_reports_a_missing_microphone_or_model(tmp_path: Path) -> None
     assert len(heard) == 1 and heard[0].kind == "error" and heard[0].reason
 
 
-@pytest.mark.parametrize(
-    ("lang", "bet", "close", "number", "replay", "placed"),
-    [("it", "serie 5/8 da 1", "niente va più", "ventisette", "a completare",
-      "a completare serie 5/8 ×1 = 6"),
-     ("en", "tiers by 1", "no more bets", "twenty-seven", "to complete",
-      "to complete tiers ×1 = 6")],
-)  # fmt: skip
-def test_the_table_talk_of_each_language(
-    tmp_path: Path, lang: str, bet: str, close: str, number: str, replay: str, placed: str
-) -> None:
+TALK = {
+    "it": ("serie 5/8 da 1", "niente va più", "rien ne va plus: gioco chiuso", "ventisette",
+           "━━ 27  rosso · dispari · passe ━━ colpo 1", "a completare",
+           ["rosso: a completare serie 5/8 ×1 = 6", "piazzato dalla vincita: 5",
+            "da consegnare a rosso: 12"]),
+    "en": ("tiers by 1", "no more bets", "no more bets: betting closed", "twenty-seven",
+           "━━ 27  red · odd · high ━━ round 1", "to complete",
+           ["rosso: to complete tiers ×1 = 6", "placed from the win: 5", "hand to rosso: 12"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", TALK)
+def test_the_table_talk_of_each_language(tmp_path: Path, lang: str) -> None:
+    bet, close, closed, number, title, replay, replayed = TALK[lang]
     s = Session(Table.create(tmp_path / f"{lang}.sqlite", "venice-french", lang))
-    say(s, "/seat rosso")
-    say(s, f"rosso: {bet}")
-    say(s, "")
-    assert "rien ne va plus: betting closed" in say(s, close)
-    assert "━━ 27  rouge · impair · passe ━━ round 1" in say(s, number)
+    for text in ("/seat rosso", f"rosso: {bet}", ""):
+        say(s, text)
+    assert closed in say(s, close)
+    assert title in say(s, number)
     done = say(s, f"rosso: {replay}")
-    assert f"rosso: {placed}" in done
-    assert "placed from the win: 5" in done and "hand to rosso: 12" in done
+    assert all(text in done for text in replayed), done
 
 
 def test_a_zero_lets_players_take_half_back(session: Session) -> None:
     for text in ("rouge: rouge à 10", "", "bleu: pair à 4", "", "rien ne va plus"):
         say(session, text)
-    assert "house rule: en prison" in say(session, "0")
+    assert "règle de la maison : en prison" in say(session, "0")
     assert session.prompt() == "zéro › " and session.table.state()["betting"] == "closed"
     assert "bleu: à partager" in say(session, "bleu: à partager")
     assert "vert" in say(session, "vert: à partager")  # not at the table
-    assert "has no simple chance" in plain(session.handle("/seat vert") + session.handle(
+    assert "n'a pas de chance simple" in plain(session.handle("/seat vert") + session.handle(
         "vert: à partager"))  # fmt: skip
     settled = say(session, "")
-    assert "à partager pair = 4: back 2" in settled
-    assert "en prison (level 1): rouge = 10" in settled
+    assert "à partager pair = 4 : rendu 2" in settled
+    assert "en prison (niveau 1) : rouge = 10" in settled
     assert session.table.state()["prison"] == 10 and session.table.is_open
 
 
 def test_a_zero_typed_by_mistake_can_be_dropped(session: Session) -> None:
     for text in ("rouge: rouge à 10", "", "rien ne va plus", "0"):
         say(session, text)
-    assert "0 dropped" in plain(session.cancel())
+    assert "0 abandonné" in plain(session.cancel())
     assert "━━ 32  rouge" in say(session, "32")
 
 
@@ -404,7 +409,7 @@ def test_a_house_without_a_choice_settles_the_zero_at_once(tmp_path: Path) -> No
     s = Session(Table.create(tmp_path / "fair.sqlite", "venice-fair", "fr"))
     for text in ("/seat rouge", "rouge: rouge à 10", "", "rien ne va plus"):
         say(s, text)
-    assert "à partager rouge = 10: back 5" in say(s, "0")  # Fair: partage, odd chip in prison
+    assert "à partager rouge = 10 : rendu 5" in say(s, "0")  # Fair: partage, odd chip in prison
 
 
 # ---- whatever is typed, the console carries on ------------------------------------
@@ -429,7 +434,7 @@ def test_any_lines_leave_the_console_answering_and_the_table_whole(lines: list[s
             state = table.state()
             staked = sum(e["staked"] for e in state["players"].values())
             assert state["staked"] == staked >= 0
-            assert session.status().startswith(f"round {state['round']} │ ")
+            assert session.status().startswith(f"coup {state['round']} │ ")
         table.close_file()
 
 
@@ -463,4 +468,18 @@ def test_the_command_refuses_a_file_that_is_not_a_table(tmp_path: Path) -> None:
 
 def test_f5_without_the_speech_extra_says_why(table_file: Path) -> None:
     shown = drive(table_file, F5 + QUIT)  # no listener: as without vosk or pocketsphinx
-    assert "listening needs the speech extra: pip install 'callbets[speech]'" in shown
+    assert "pour écouter, il faut l'extra speech : pip install 'callbets[speech]'" in shown
+
+
+def test_every_language_has_every_message_with_the_same_fields() -> None:
+    """grammar/console.toml: a message missing or misspelt in one language would crash."""
+    import string
+
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    english = messages("en")
+    for lang in ("fr", "it"):
+        assert messages(lang).keys() == english.keys(), lang
+        for key, text in messages(lang).items():
+            assert fields(text) == fields(english[key]), (lang, key)

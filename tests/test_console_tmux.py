@@ -72,16 +72,16 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path: Path) -> None:
     table = tmp_path / "table.sqlite"
     terminal.start(table)
-    terminal.wait_for("/help for help")
+    terminal.wait_for("/help pour l'aide")
     terminal.type("/seat rouge")
-    terminal.wait_for("seated: rouge")
+    terminal.wait_for("assis : rouge")
     terminal.type("rouge: voisins du zéro à 5")
-    screen = terminal.wait_for("Enter to confirm, Esc to cancel")
+    screen = terminal.wait_for("Entrée pour confirmer, Échap pour abandonner")
     assert "voisins du zéro, 9 pièces à 5 = 45" in screen
     assert "[noir]" not in screen and "●" in screen  # the drawing marks the chips
     terminal.type("")
-    terminal.wait_for("✓ rouge: voisins du zéro ×5 = 45 placed")
-    terminal.wait_for("staked 45")  # the status bar
+    terminal.wait_for("✓ rouge : voisins du zéro ×5 = 45 posé")
+    terminal.wait_for("misé 45")  # the status bar
 
     os.kill(terminal.pid(), signal.SIGKILL)
     deadline = time.monotonic() + 10
@@ -94,13 +94,13 @@ def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path
         time.sleep(0.1)
 
     terminal.start(table)
-    terminal.wait_for("/help for help")
+    terminal.wait_for("/help pour l'aide")
     terminal.type("/table")
     terminal.wait_for("rouge: carré 25/26/28/29 = 10 (voisins)")
     terminal.type("rien ne va plus")
-    terminal.wait_for("enter the winning number")
+    terminal.wait_for("tapez le numéro sorti")
     terminal.type("26")
-    screen = terminal.wait_for("━━ 26  noir · pair · passe ━━ round 1")
-    assert "rouge: staked 45 · back 90 · net +45" in screen
-    assert "wins carré 25/26/28/29 = 10 (voisins): pay 80, back with the stake 90" in screen
-    assert "to place (voisins, paid to place): carré 25/26/28/29 = 10" in screen
+    screen = terminal.wait_for("━━ 26  noir · pair · passe ━━ coup 1")
+    assert "rouge : misé 45 · rendu 90 · net +45" in screen
+    assert "gagne carré 25/26/28/29 = 10 (voisins) : payer 80, rendu avec la mise 90" in screen
+    assert "à placer (voisins, payé à placer) : carré 25/26/28/29 = 10" in screen

@@ -28,6 +28,7 @@ from ..store import Table
 from .report import Fragments, line
 from .session import Session
 from .voice import Heard, Listener
+from .words import say
 
 STYLE = Style.from_dict(
     {
@@ -125,6 +126,7 @@ def history_for(table: Table) -> History:
 
 def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> None:
     """Let F5 and /voice start and stop the listener, and feed it into the prompt."""
+    lang = session.lang
 
     def heard(h: Heard) -> None:
         app = prompt.app
@@ -132,13 +134,13 @@ def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> 
         if h.kind in ("confirm", "cancel") and session.waiting:
             app.exit(result="" if h.kind == "confirm" else ESCAPE)
             return
-        message: Fragments = line(f"heard: '{h.text}' ({h.reason})", "class:dim")
+        message: Fragments = line(say(lang, "heard", text=h.text, reason=h.reason), "class:dim")
         for i, choice in enumerate(h.choices, 1):
             message += line(f"  {i}. {choice}", "class:dim")
         if h.kind == "error":
             session.voice = ""
             session.changed()
-            message = line(f"✗ listening stopped: {h.reason}", "class:error")
+            message = line(say(lang, "listening_stopped", reason=h.reason), "class:error")
         run_in_terminal(lambda: show(message, app.output))
         if h.kind in ("accept", "ask") and session.pending is None:
             buffer.text = h.text
@@ -166,10 +168,10 @@ def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> 
         if listener.running:
             listener.stop()
             session.voice = ""
-            return line("listening off", "class:dim")
+            return line(say(lang, "listening_off"), "class:dim")
         listener.start(deliver)
-        session.voice = "🎙 listening (F5 stops)"
-        return line(f"listening ({listener.describe()}); F5 stops", "class:dim")
+        session.voice = say(lang, "listening_status")
+        return line(say(lang, "listening_on", engine=listener.describe()), "class:dim")
 
     session.toggle_voice = toggle
 

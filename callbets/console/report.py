@@ -15,11 +15,12 @@ from typing import Any
 from ..announcement import Announcement, PlacedCall
 from ..drawing import CHIP, draw
 from ..house import House
-from ..layout import BLACK, RED, BetKind, Position
+from ..layout import RED, BetKind, Position, simple_chance
 from ..readback import call_name, position_name, readback, replay_name
 from ..replay import Replay
 from ..settle import Bet, Outcome
 from ..store import SpinReport, money
+from .words import say
 
 Fragments = list[tuple[str, str]]
 
@@ -87,23 +88,25 @@ def replay(player: str, done: Replay, lang: str, house: House) -> Fragments:
         "class:ok",
     )
     if done.left_in_place:
-        out += line(f"  left in place from the win: {done.left_in_place}", "class:chip")
-    out += line(f"  placed from the win: {amount(done.from_win)}", "class:chip")
-    out += line(f"  hand to {player}: {amount(done.handed)}", "class:pay")
+        out += line(say(lang, "left_in_place", amount=done.left_in_place), "class:chip")
+    out += line(say(lang, "from_win", amount=amount(done.from_win)), "class:chip")
+    out += line(say(lang, "hand", player=player, amount=amount(done.handed)), "class:pay")
     return out + picture(p.position for p in done.placed.placements)
 
 
 # ---- the spin --------------------------------------------------------------------
-def number_title(n: int, round_no: int) -> Fragments:
-    """``17  rouge · impair · manque`` (the cloth's words)."""
+def number_title(n: int, round_no: int, lang: str) -> Fragments:
+    """``17  noir · impair · manque``: the number and its simple chances."""
     if n == 0:
-        words = "zéro"
+        words = say(lang, "zero")
     else:
-        colour = "rouge" if n in RED else "noir" if n in BLACK else ""
-        words = " · ".join(
-            (colour, "pair" if n % 2 == 0 else "impair", "manque" if n <= 18 else "passe")
+        kinds = (
+            BetKind.RED if n in RED else BetKind.BLACK,
+            BetKind.EVEN if n % 2 == 0 else BetKind.ODD,
+            BetKind.LOW if n <= 18 else BetKind.HIGH,
         )
-    return line(f"━━ {n}  {words} ━━ round {round_no}", "class:title")
+        words = " · ".join(position_name(simple_chance(k), lang) for k in kinds)
+    return line(say(lang, "title", number=n, words=words, round=round_no), "class:title")
 
 
 def bet_name(bet: Bet, lang: str) -> str:
@@ -115,74 +118,70 @@ def bet_name(bet: Bet, lang: str) -> str:
 def _outcome(o: Outcome, lang: str) -> Fragments:
     bet = o.bet
     what = bet_name(bet, lang)
+    back = amount(o.returned)
     out: Fragments = []
     if bet.prison and o.result == "won":
-        out += line(f"  out of prison: {what}, back {bet.amount}", "class:pay")
+        out += line(say(lang, "out_of_prison", what=what, back=back), "class:pay")
     elif o.result == "won":
-        out += line(
-            f"  wins {what}: pay {amount(o.paid)}, back with the stake {amount(o.returned)}",
-            "class:pay",
-        )
+        out += line(say(lang, "wins", what=what, paid=amount(o.paid), back=back), "class:pay")
     elif o.result == "shared":
-        out += line(f"  à partager {what}: back {amount(o.returned)}", "class:pay")
+        out += line(say(lang, "shared", what=what, back=back), "class:pay")
     elif bet.prison and o.result == "lost":
-        out += line(f"  lost in prison: {what}", "class:dim")
+        out += line(say(lang, "lost_in_prison", what=what), "class:dim")
     if o.excess:
-        out += line(f"    over the maximum: {o.excess} handed back", "class:warn")
+        out += line(say(lang, "over_max", amount=o.excess), "class:warn")
     if o.kept is not None:
-        out += line(
-            f"  en prison (level {o.kept.prison}): {bet_name(o.kept, lang)}", "class:prison"
-        )
+        kept = bet_name(o.kept, lang)
+        out += line(say(lang, "to_prison", level=o.kept.prison, what=kept), "class:prison")
     return out
 
 
 def spin(report: SpinReport, house: House, lang: str) -> Fragments:
     """The settlement, player by player, each in the house's payout order."""
     s = report.settlement
-    out = number_title(s.number, report.round)
+    out = number_title(s.number, report.round, lang)
     if not s.outcomes:
-        return out + line("no bets on the layout", "class:dim")
+        return out + line(say(lang, "no_bets"), "class:dim")
     for player in s.players():
-        out += line(
-            f"{player}: staked {amount(s.staked(player))} · back {amount(s.returned(player))}"
-            f" · net {signed(s.net(player))}"
-            + (f" · in prison {amount(s.in_prison(player))}" if s.in_prison(player) else ""),
-            "class:player",
-        )
+        totals = say(
+            lang, "player_totals", player=player, staked=amount(s.staked(player)),
+            back=amount(s.returned(player)), net=signed(s.net(player)),
+        )  # fmt: skip
+        if s.in_prison(player):
+            totals += say(lang, "player_prison", amount=amount(s.in_prison(player)))
+        out += line(totals, "class:player")
         for o in s.outcomes:
             if o.bet.player == player:
                 out += _outcome(o, lang)
         for c in report.calls:
             if c.player == player and c.to_place:
                 placed = ", ".join(f"{position_name(p, lang)} = {a}" for p, a in c.to_place)
-                out += line(f"  to place ({c.call}, paid to place): {placed}", "class:chip")
-    out += line(
-        f"table: staked {amount(s.staked())} · back {amount(s.returned())}"
-        f" · in prison {amount(s.in_prison())}",
-        "class:dim",
-    )
-    return out
+                out += line(say(lang, "to_place", call=c.call, placed=placed), "class:chip")
+    table = say(
+        lang, "table_totals", staked=amount(s.staked()), back=amount(s.returned()),
+        prison=amount(s.in_prison()),
+    )  # fmt: skip
+    return out + line(table, "class:dim")
 
 
 # ---- the status line ---------------------------------------------------------------
-def status(state: dict[str, Any], player: str | None, pending: bool, voice: str) -> str:
+def status(state: dict[str, Any], player: str | None, waiting: bool, voice: str, lang: str) -> str:
     """One line: betting open or closed, players, total staked, spins so far, prison."""
-    betting = "BETTING OPEN" if state["betting"] == "open" else "RIEN NE VA PLUS"
-    players = " ".join(f"{p} {e['staked']}" for p, e in state["players"].items()) or "no players"
+    players = " ".join(f"{p} {e['staked']}" for p, e in state["players"].items())
     spins = state["spins"]
-    last = f", last {spins[-1]['number']}" if spins else ""
+    last = say(lang, "status_last", number=spins[-1]["number"]) if spins else ""
     parts = [
-        f"round {state['round']}",
-        betting,
-        players,
-        f"staked {state['staked']}",
-        f"prison {state['prison']}",
-        f"{len(spins)} spins{last}",
+        say(lang, "status_round", round=state["round"]),
+        say(lang, "status_open" if state["betting"] == "open" else "status_closed"),
+        players or say(lang, "status_no_players"),
+        say(lang, "status_staked", amount=state["staked"]),
+        say(lang, "status_prison", amount=state["prison"]),
+        say(lang, "status_spins", count=len(spins)) + last,
     ]
     if player:
         parts.append(f"→ {player}")
-    if pending:
-        parts.append("Enter/Esc")
+    if waiting:
+        parts.append(say(lang, "status_waiting"))
     if voice:
         parts.append(voice)
     return " │ ".join(parts)

@@ -38,22 +38,8 @@ from ..svg import announcement_svg, svg
 from ..talk import CLOSE, table_talk
 from . import report
 from .report import Fragments, error, line
+from .words import say
 from .zero import ZeroCall, offers_choice
-
-HELP = """\
-Announcements: 'rouge: voisins du zéro à 5' (or select a player with 'rouge:' and type)
-  Enter confirms the readback, Esc (or a cancel phrase) drops it.
-Table talk in the table's language: 'rien ne va plus' closes betting, then type the number.
-Replays after a win: 'rouge: à refaire' | 'à compléter' | 'pour le tout' [which].
-Commands:
-  /seat NAME…      seat players (a colour or a name)
-  /undo            take back the last confirmed announcement
-  /clear [NAME]    remove a player's bets (this round, not those in prison)
-  /table           draw the whole table and list its bets
-  /svg FILE        picture of the announcement read back, or of the whole table
-  /voice           listen on the microphone (F5), if the speech extra is installed
-  /help            this text
-  /quit            leave (Ctrl-D); the table stays in its file"""
 
 
 @dataclass(frozen=True)
@@ -95,7 +81,7 @@ class Session:
         """The status line (redrawn at every keystroke, so kept until a line changes it)."""
         if self._status is None:
             state = self.table.state()
-            self._status = report.status(state, self.player, self.waiting, self.voice)
+            self._status = report.status(state, self.player, self.waiting, self.voice, self.lang)
         return self._status
 
     def changed(self) -> None:
@@ -105,24 +91,23 @@ class Session:
     def prompt(self) -> str:
         """The prompt: the selected player, or the table's state."""
         if self.zero is not None:
-            return "zéro › "
+            return say(self.lang, "prompt_zero")
         if not self.table.is_open:
-            return "number › "
+            return say(self.lang, "prompt_number")
         return f"{self.player} › " if self.player else "› "
 
     def greeting(self) -> Fragments:
         """What is shown when the console starts (and where a restart left off)."""
-        t = self.table
+        t, lang = self.table, self.lang
         out = line(
-            f"callbets console: {t.house.name} ({t.lang}), table {t.path}; /help for help",
-            "class:title",
+            say(lang, "greeting", house=t.house.name, table_lang=lang, path=t.path), "class:title"
         )
         if not t.players():
-            out += line("no players yet: /seat rouge bleu …", "class:dim")
+            out += line(say(lang, "no_players"), "class:dim")
         if not t.is_open:
-            out += line("rien ne va plus: enter the winning number", "class:warn")
+            out += line(say(lang, "closed_enter_number"), "class:warn")
         if self.pending is not None:
-            out += line("waiting for confirmation (Enter) or cancel (Esc):", "class:warn")
+            out += line(say(lang, "waiting"), "class:warn")
             out += self._readback(self.pending)
         return out
 
@@ -138,7 +123,7 @@ class Session:
         except CallbetsError as err:
             return error(str(err))
         except OSError as err:
-            return error(f"cannot write: {err}")
+            return error(say(self.lang, "cannot_write", error=err))
 
     def _handle(self, text: str) -> Fragments:
         if text.startswith("/"):
@@ -149,9 +134,7 @@ class Session:
                 return self.confirm()
             if answer == "cancel":
                 return self.cancel()
-            return error(
-                f"first confirm (Enter) or cancel (Esc) {self.pending.player}'s announcement"
-            )
+            return error(say(self.lang, "confirm_first", player=self.pending.player))
         if self.zero is not None:
             return self._zero_line(text)
         if not text:
@@ -159,15 +142,15 @@ class Session:
         player, rest = self._split_player(text)
         if player is not None and not rest:
             self.player = player
-            return line(f"→ {player}", "class:dim")
+            return line(say(self.lang, "selected", player=player), "class:dim")
         talk = table_talk(rest, self.lang)
         if talk is not None and talk.action == CLOSE:
             self.table.close()
-            return line("rien ne va plus: betting closed, enter the winning number", "class:warn")
+            return line(say(self.lang, "closed"), "class:warn")
         number = self._number(rest)
         if not self.table.is_open:
             if number is None:
-                return error("rien ne va plus: betting is closed; enter the winning number")
+                return error(say(self.lang, "closed_no_bets"))
             if number == 0 and offers_choice(self.table):
                 self.zero = ZeroCall(self.table, self.lang)
                 return self.zero.opening()
@@ -176,15 +159,12 @@ class Session:
             return self._replay(self._whose(player), talk.action, talk.which)
         if number is not None and player is None:
             who = self.player or "NAME"
-            return error(
-                f"betting is open: for the spin say 'rien ne va plus' first; "
-                f"for a bet on {number}, type '{who}: {rest}'"
-            )
+            return error(say(self.lang, "bare_number", number=number, who=who, text=rest))
         return self._announce(self._whose(player), rest, text)
 
     def _settled(self, spin: SpinReport) -> Fragments:
         settled = report.spin(spin, self.table.house, self.lang)
-        return settled + line(f"faites vos jeux: round {self.table.round}", "class:dim")
+        return settled + line(say(self.lang, "reopened", round=self.table.round), "class:dim")
 
     def _zero_line(self, text: str) -> Fragments:
         assert self.zero is not None
@@ -203,13 +183,13 @@ class Session:
             return None, text
         name = name.strip()
         if name not in self.table.players():
-            raise CallbetsError(f"'{name}' is not at the table (seat them: /seat {name})")
+            raise CallbetsError(say(self.lang, "not_seated", name=name))
         return name, rest.strip()
 
     def _whose(self, player: str | None) -> str:
         chosen = player or self.player
         if chosen is None:
-            raise CallbetsError("whose bet? type 'NAME: …', or select a player with 'NAME:'")
+            raise CallbetsError(say(self.lang, "whose"))
         self.player = chosen
         return chosen
 
@@ -235,7 +215,7 @@ class Session:
             err.text = typed
             raise
         self.pending = Pending(aid, player, text)
-        return self._readback(self.pending) + line("Enter to confirm, Esc to cancel", "class:dim")
+        return self._readback(self.pending) + line(say(self.lang, "enter_or_esc"), "class:dim")
 
     def _readback(self, pending: Pending) -> Fragments:
         _, a = self.table.announcement(pending.aid)
@@ -245,7 +225,7 @@ class Session:
         return out
 
     def _refused(self, err: AnnouncementError) -> Fragments:
-        out = error(f"refused ({err.kind}): {err.message}")
+        out = error(say(self.lang, "refused", kind=err.kind, message=err.message))
         if err.column is not None:
             out += line(f"  {err.text}", "class:dim")
             out += line(f"  {' ' * err.column}^", "class:error")
@@ -261,11 +241,11 @@ class Session:
         self.changed()
         p, self.pending = self.pending, None
         a = self.table.confirm(p.aid)
-        return line(f"✓ {p.player}: {self._calls(a)} placed", "class:ok")
+        return line(say(self.lang, "placed", player=p.player, calls=self._calls(a)), "class:ok")
 
     def _calls(self, a: Announcement) -> str:
         names = [report.placed_call(c, self.lang, self.table.house) for c in a.calls]
-        total = f" (total {a.total})" if len(names) > 1 else ""
+        total = " " + say(self.lang, "total", amount=a.total) if len(names) > 1 else ""
         return "; ".join(names) + total
 
     @property
@@ -278,34 +258,38 @@ class Session:
         if self.zero is not None:
             self.changed()
             self.zero = None
-            return line("0 dropped: enter the winning number", "class:dim")
+            return line(say(self.lang, "zero_dropped"), "class:dim")
         if self.pending is None:
             return []
         self.changed()
         p, self.pending = self.pending, None
         self.table.cancel(p.aid)
-        return line(f"✗ {p.player}: '{p.text}' cancelled", "class:dim")
+        return line(say(self.lang, "cancelled", player=p.player, text=p.text), "class:dim")
 
     # ---- replays ---------------------------------------------------------------------
     def _winners(self, player: str) -> tuple[int, list[CallResult]]:
         last = self.table.last_spin()
         if last is None:
-            raise CallbetsError("no spin yet: a replay follows a win")
+            raise CallbetsError(say(self.lang, "no_spin"))
         won = [c for c in last.calls if c.player == player and c.won]
         return last.settlement.number, won
 
     def _replay(self, player: str, kind: str, which: int | None) -> Fragments:
         number, won = self._winners(player)
         name = replay_name(kind, self.lang)
+        lang, count = self.lang, len(won)
         if not won:
-            return error(f"{player} has no winning bet on {number}: nothing to replay")
-        if which is None and len(won) > 1:
-            out = error(f"{player} won {len(won)} bets on {number}: say which ('{name} 1')")
+            return error(say(lang, "nothing_won", player=player, number=number))
+        if which is None and count > 1:
+            out = error(say(lang, "which_replay", player=player, count=count, number=number,
+                            name=name))  # fmt: skip
             for i, c in enumerate(won, 1):
                 out += line(f"  {i}. {self._call_label(c)}", "class:dim")
             return out
         if which is not None and not 1 <= which <= len(won):
-            return error(f"{player} has {len(won)} winning bet(s) on {number}, not {which}")
+            return error(
+                say(lang, "no_such_win", player=player, count=count, number=number, which=which)
+            )
         chosen = won[(which or 1) - 1]
         aid, _, index = chosen.group.partition(".")
         done = self.table.replay(int(aid), kind, int(index))
@@ -321,56 +305,57 @@ class Session:
         try:
             name, *args = shlex.split(text) or [""]
         except ValueError as err:
-            return error(f"cannot read the command: {err}")
+            return error(say(self.lang, "bad_command", error=err))
         t = self.table
         if name in ("seat", "player", "players"):
             if not args:
-                return error("/seat NAME…: who sits down?")
+                return error(say(self.lang, "seat_who"))
             for player in args:
                 t.add_player(player)
             self.player = self.player or args[0]
-            return line(f"seated: {', '.join(args)}", "class:ok")
+            return line(say(self.lang, "seated", names=", ".join(args)), "class:ok")
         if name == "undo":
             aid = t.undo()
             player, a = t.announcement(aid)
-            return line(f"↶ taken back: {player}: {self._calls(a)}", "class:ok")
+            return line(say(self.lang, "undone", player=player, calls=self._calls(a)), "class:ok")
         if name == "clear":
             player = args[0] if args else self._whose(None)
             count = t.clear(player)
-            return line(f"{player}: {count} bets removed", "class:ok")
+            return line(say(self.lang, "cleared", player=player, count=count), "class:ok")
         if name == "table":
             return self._whole_table()
         if name == "svg":
             return self._svg(args)
         if name == "voice":
             if self.toggle_voice is None:
-                return error("listening needs the speech extra: pip install 'callbets[speech]'")
+                return error(say(self.lang, "no_speech"))
             result: Fragments = self.toggle_voice()
             return result
         if name in ("help", "h", "?"):
-            return line(HELP, "class:dim")
+            return line(say(self.lang, "help"), "class:dim")
         if name in ("quit", "exit", "q"):
             self.done = True
-            return line("bye: the table is kept in its file", "class:dim")
-        return error(f"unknown command '/{name}' (/help lists them)")
+            return line(say(self.lang, "bye"), "class:dim")
+        return error(say(self.lang, "unknown_command", name=name))
 
     def _whole_table(self) -> Fragments:
         bets = self.table.open_bets()
-        out = line("the whole table:", "class:title")
+        out = line(say(self.lang, "whole_table"), "class:title")
         for b in bets:
-            prison = f" (en prison, level {b.prison})" if b.prison else ""
+            prison = say(self.lang, "in_prison_level", level=b.prison) if b.prison else ""
             out += line(f"  {b.player}: {report.bet_name(b, self.lang)}{prison}", "class:chip")
         return out + report.picture(b.position for b in bets)
 
     def _svg(self, args: list[str]) -> Fragments:
         if len(args) != 1:
-            return error("/svg FILE: where should the picture go?")
+            return error(say(self.lang, "svg_where"))
         path = Path(args[0])
         if self.pending is not None:
             _, a = self.table.announcement(self.pending.aid)
             title = f"{self.pending.player}: {self.pending.text}"
             path.write_text(announcement_svg(a, title), encoding="utf-8")
-            return line(f"picture of {self.pending.player}'s announcement: {path}", "class:ok")
+            said = say(self.lang, "svg_announcement", player=self.pending.player, path=path)
+            return line(said, "class:ok")
         chips = [(b.position, b.amount) for b in self.table.open_bets()]
         path.write_text(svg(chips, f"table {self.table.path.name}"), encoding="utf-8")
-        return line(f"picture of the whole table: {path}", "class:ok")
+        return line(say(self.lang, "svg_table", path=path), "class:ok")

@@ -17,6 +17,7 @@ from ..readback import position_name
 from ..settle import Bet
 from ..store import SpinReport, Table
 from .report import Fragments, line
+from .words import say
 
 
 def caught(table: Table) -> list[Bet]:
@@ -39,31 +40,29 @@ class ZeroCall:
 
     def opening(self) -> Fragments:
         """What the croupier sees on entering 0."""
-        default = phrase(self.table.house.zero.default_choice, self.lang)
-        out = line(f"zéro: simple chances caught (house rule: {default})", "class:title")
+        lang = self.lang
+        default = phrase(self.table.house.zero.default_choice, lang)
+        out = line(say(lang, "zero_caught", default=default), "class:title")
         for b in caught(self.table):
-            level = f", en prison level {b.prison}" if b.prison else ""
-            out += line(f"  {b.player}: {position_name(b.position, self.lang)} = {b.amount}{level}")
-        half, prison = phrase("half", self.lang), phrase("prison", self.lang)
-        return out + line(
-            f"each player may say 'NAME: {half}' or 'NAME: {prison}'; Enter settles the zero, "
-            "Esc if 0 is not the number",
-            "class:dim",
-        )
+            level = say(lang, "in_prison_level", level=b.prison) if b.prison else ""
+            out += line(f"  {b.player}: {position_name(b.position, lang)} = {b.amount}{level}")
+        half, prison = phrase("half", lang), phrase("prison", lang)
+        return out + line(say(lang, "zero_choose", half=half, prison=prison), "class:dim")
 
     def choose(self, player: str, text: str) -> Fragments:
         """Record a player's choice ("à partager", "en prison").
 
         :raises CallbetsError: not a choice, not offered here, or nothing caught.
         """
-        choice = zero_choice(text, self.lang)
+        lang = self.lang
+        choice = zero_choice(text, lang)
         if choice is None:
-            half, prison = phrase("half", self.lang), phrase("prison", self.lang)
-            raise CallbetsError(f"zero: say '{half}' or '{prison}' for {player}, or Enter")
+            half, prison = phrase("half", lang), phrase("prison", lang)
+            raise CallbetsError(say(lang, "zero_say", half=half, prison=prison, player=player))
         if choice not in self.table.house.zero.choices:
-            raise CallbetsError(f"this house does not offer '{text}' on zero")
+            raise CallbetsError(say(lang, "zero_not_offered", text=text))
         if not any(b.player == player for b in caught(self.table)):
-            raise CallbetsError(f"{player} has no simple chance on the layout")
+            raise CallbetsError(say(lang, "zero_nothing", player=player))
         self.choices[player] = choice
         return line(f"{player}: {phrase(choice, self.lang)}", "class:ok")
 
