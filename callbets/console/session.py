@@ -12,10 +12,13 @@ Lines, in the order they are tried:
   phrase (or Esc, in the terminal): drop it;
 * ``NAME: …``: the line is for that player; ``NAME:`` alone selects the player;
 * "rien ne va plus" (``CLOSE`` in the grammar): close betting;
-* a number 0 to 36, once betting is closed: the spin;
+* a number 0 to 36, once betting is closed: the spin (a zero that catches simple chances
+  first takes the players' choices, where the house offers them: :mod:`.zero`);
 * "à refaire", "à compléter", "pour le tout" (and the other languages' words), maybe
   followed by which winning bet: a replay for the player;
 * anything else: an announcement for the player, read back and waiting for Enter.
+
+What the console says is in the table's language (:mod:`.words`).
 """
 
 from __future__ import annotations
