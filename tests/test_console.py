@@ -31,7 +31,7 @@ from callbets.readback import replay_name
 from callbets.store import Table
 from callbets.talk import TableTalk, table_talk
 
-ENTER, ESC, QUIT, F5 = "\r", "\x1b", "/quit\r", "\x1b[15~"
+ENTER, ESC, QUIT, F5, F6 = "\r", "\x1b", "/quit\r", "\x1b[15~", "\x1b[17~"
 
 
 def drive(path: Path, keys: str, listener: Listener | None = None) -> str:
@@ -483,3 +483,35 @@ def test_every_language_has_every_message_with_the_same_fields() -> None:
         assert messages(lang).keys() == english.keys(), lang
         for key, text in messages(lang).items():
             assert fields(text) == fields(english[key]), (lang, key)
+
+
+def test_f6_puts_the_next_legal_reading_in_the_line(tmp_path: Path) -> None:
+    """An uncertain utterance with two legal readings: F6 offers the other one."""
+    pytest.importorskip("pocketsphinx", reason="needs the speech extra")
+    path = tmp_path / "en.sqlite"
+    Table.create(path, "venice-french", "en").close_file()
+    blocks = _wav_blocks(FIXTURES / "en" / "00.wav")  # "seventeen and the neighbours by five"
+    listener = Listener("en", find_house(), blocks=blocks)
+    out = io.StringIO()
+    with create_pipe_input() as pipe:
+
+        def console() -> None:
+            with create_app_session(input=pipe, output=PlainTextOutput(out)):
+                table = Table.open(path)
+                run(table, listener)
+                table.close_file()
+
+        thread = threading.Thread(target=console)
+        thread.start()
+        try:
+            pipe.send_text("/seat red" + ENTER + "red:" + ENTER + F5)
+            _wait_for(out, "F6: the next reading in the line")
+            assert "2. neighbours 17 x5" in out.getvalue()
+            pipe.send_text(F6 + ENTER)
+            _wait_for(out, "17 and 2 neighbours, 5 pieces at 5 = 25")
+            pipe.send_text(ENTER)
+            _wait_for(out, "✓ red: 17 and 2 neighbours ×5 = 25 placed")
+        finally:
+            pipe.send_text(QUIT)
+            thread.join(60)
+    assert Table.open(path).state()["staked"] == 25

@@ -124,9 +124,20 @@ def history_for(table: Table) -> History:
     return FileHistory(str(path))
 
 
-def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> None:
-    """Let F5 and /voice start and stop the listener, and feed it into the prompt."""
+def _voice(
+    session: Session, prompt: PromptSession[str], listener: Listener, kb: KeyBindings
+) -> None:
+    """Let F5 and /voice start and stop the listener, and feed it into the prompt; F6 puts
+    the next legal reading of an uncertain utterance in the line."""
     lang = session.lang
+    readings: list[str] = []
+
+    @kb.add("f6")
+    def _next_reading(event: KeyPressEvent) -> None:
+        if len(readings) > 1:
+            readings.append(readings.pop(0))
+            event.current_buffer.text = readings[0]
+            event.current_buffer.cursor_position = len(readings[0])
 
     def heard(h: Heard) -> None:
         app = prompt.app
@@ -137,6 +148,9 @@ def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> 
         message: Fragments = line(say(lang, "heard", text=h.text, reason=h.reason), "class:dim")
         for i, choice in enumerate(h.choices, 1):
             message += line(f"  {i}. {choice}", "class:dim")
+        readings[:] = list(h.texts)
+        if len(readings) > 1:
+            message += line(say(lang, "next_reading"), "class:dim")
         if h.kind == "error":
             session.voice = ""
             session.changed()
@@ -179,18 +193,19 @@ def _voice(session: Session, prompt: PromptSession[str], listener: Listener) -> 
 def run(table: Table, listener: Listener | None = None) -> int:
     """Run the console on a table until /quit or Ctrl-D; returns the exit code."""
     session = Session(table)
+    keys = _bindings(session)
     prompt: PromptSession[str] = PromptSession(
         history=history_for(table),
         completer=PhraseCompleter(table.lang, table.players),
         complete_while_typing=False,
-        key_bindings=_bindings(session),
+        key_bindings=keys,
         bottom_toolbar=lambda: " " + session.status(),
         style=STYLE,
         reserve_space_for_menu=4,
     )
     prompt.app.ttimeoutlen = 0.05  # Esc acts at once
     if listener is not None:
-        _voice(session, prompt, listener)
+        _voice(session, prompt, listener, keys)
     show(session.greeting())
     try:
         while not session.done:

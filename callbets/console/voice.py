@@ -33,6 +33,8 @@ class Heard:
     """Why it was decided so, or what went wrong."""
     choices: tuple[str, ...] = ()
     """The legal readings to choose from, in notation (``ask``)."""
+    texts: tuple[str, ...] = ()
+    """The words heard for each of ``choices``, in the same order (what goes in the line)."""
 
 
 class Listener:
@@ -110,10 +112,11 @@ class Listener:
             return Heard("ask", said, "table talk: Enter to do it")
         decision = decide(hearing, self.lang, self.house)
         choices = tuple(c.notation() for c in decision.choices)
+        texts = tuple(
+            next(r.candidate.text for r in decision.readings if r.announcement == choice)
+            for choice in decision.choices
+        )
         words = said
         if decision.kind == "ask" and decision.chosen is not None:
-            words = next(
-                (r.candidate.text for r in decision.readings if r.announcement == decision.chosen),
-                said,
-            )
-        return Heard(decision.kind, words, decision.reason, choices)
+            words = texts[decision.choices.index(decision.chosen)]
+        return Heard(decision.kind, words, decision.reason, choices, texts)
