@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import subprocess
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.plain_text import PlainTextOutput
 
 from callbets.console.app import PhraseCompleter, run
@@ -300,15 +301,15 @@ def _wait_for(out: io.StringIO, text: str, timeout: float = 90.0) -> None:
         time.sleep(0.05)
 
 
-def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) -> None:
-    """Real audio through the real recogniser (PocketSphinx, English) into the console."""
+@contextlib.contextmanager
+def listening_console(
+    tmp_path: Path, blocks: Callable[[], Iterator[bytes]]
+) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    """An English table's console running in a thread, listening to these blocks; a red
+    player is seated and selected and F5 pressed.  Yields the keyboard and the screen."""
     pytest.importorskip("pocketsphinx", reason="needs the speech extra")
     path = tmp_path / "en.sqlite"
     Table.create(path, "venice-french", "en").close_file()
-    said_it = threading.Event()
-    blocks = _wav_blocks(
-        FIXTURES / "en" / "03.wav", said_it, FIXTURES / "en" / "dialogue-confirm.wav"
-    )
     listener = Listener("en", find_house(), blocks=blocks)
     out = io.StringIO()
     with create_pipe_input() as pipe:
@@ -323,19 +324,31 @@ def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) 
         thread.start()
         try:
             pipe.send_text("/seat red" + ENTER + "red:" + ENTER + F5)
+            yield pipe, out
+        finally:
+            pipe.send_text(QUIT)
+            thread.join(60)
+    assert not thread.is_alive()
+
+
+def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) -> None:
+    """Real audio through the real recogniser (PocketSphinx, English) into the console."""
+    said_it = threading.Event()
+    blocks = _wav_blocks(
+        FIXTURES / "en" / "03.wav", said_it, FIXTURES / "en" / "dialogue-confirm.wav"
+    )
+    try:
+        with listening_console(tmp_path, blocks) as (pipe, out):
             _wait_for(out, "heard: 'orphans'")  # unsure, so it waits in the line for Enter
             assert "1. orphelins x1" in out.getvalue()
             pipe.send_text(ENTER)
             _wait_for(out, "Enter to confirm, Esc to cancel")
             assert "orphelins, 5 pieces at 1 = 5" in out.getvalue()
-            said_it.set()  # the croupier says "confirmed"
+            said_it.set()  # the croupier says "that is correct"
             _wait_for(out, "✓ red: orphelins ×1 = 5 placed")
-        finally:
-            said_it.set()
-            pipe.send_text(QUIT)
-            thread.join(60)
-    assert not thread.is_alive()
-    assert Table.open(path).state()["staked"] == 5
+    finally:
+        said_it.set()
+    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 5
 
 
 @pytest.mark.parametrize(
@@ -487,31 +500,12 @@ def test_every_language_has_every_message_with_the_same_fields() -> None:
 
 def test_f6_puts_the_next_legal_reading_in_the_line(tmp_path: Path) -> None:
     """An uncertain utterance with two legal readings: F6 offers the other one."""
-    pytest.importorskip("pocketsphinx", reason="needs the speech extra")
-    path = tmp_path / "en.sqlite"
-    Table.create(path, "venice-french", "en").close_file()
     blocks = _wav_blocks(FIXTURES / "en" / "00.wav")  # "seventeen and the neighbours by five"
-    listener = Listener("en", find_house(), blocks=blocks)
-    out = io.StringIO()
-    with create_pipe_input() as pipe:
-
-        def console() -> None:
-            with create_app_session(input=pipe, output=PlainTextOutput(out)):
-                table = Table.open(path)
-                run(table, listener)
-                table.close_file()
-
-        thread = threading.Thread(target=console)
-        thread.start()
-        try:
-            pipe.send_text("/seat red" + ENTER + "red:" + ENTER + F5)
-            _wait_for(out, "F6: the next reading in the line")
-            assert "2. neighbours 17 x5" in out.getvalue()
-            pipe.send_text(F6 + ENTER)
-            _wait_for(out, "17 and 2 neighbours, 5 pieces at 5 = 25")
-            pipe.send_text(ENTER)
-            _wait_for(out, "✓ red: 17 and 2 neighbours ×5 = 25 placed")
-        finally:
-            pipe.send_text(QUIT)
-            thread.join(60)
-    assert Table.open(path).state()["staked"] == 25
+    with listening_console(tmp_path, blocks) as (pipe, out):
+        _wait_for(out, "F6: the next reading in the line")
+        assert "2. neighbours 17 x5" in out.getvalue()
+        pipe.send_text(F6 + ENTER)
+        _wait_for(out, "17 and 2 neighbours, 5 pieces at 5 = 25")
+        pipe.send_text(ENTER)
+        _wait_for(out, "✓ red: 17 and 2 neighbours ×5 = 25 placed")
+    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 25
