@@ -220,6 +220,7 @@ def test_clear_and_unknown_commands(session: Session) -> None:
     say(session, "")
     assert "rouge : 6 mises retirées" in say(session, "/clear rouge")
     assert "commande inconnue '/spin'" in say(session, "/spin 5")
+    assert "ne peut pas contenir ':'" in say(session, "/seat a:b")
     assert "il faut l'extra speech" in say(session, "/voice")
 
 

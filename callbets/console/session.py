@@ -313,6 +313,8 @@ class Session:
         if name in ("seat", "player", "players"):
             if not args:
                 return error(say(self.lang, "seat_who"))
+            if any(":" in player for player in args):  # "NAME:" addresses a player
+                return error(say(self.lang, "seat_colon"))
             for player in args:
                 t.add_player(player)
             self.player = self.player or args[0]
