@@ -7,21 +7,16 @@ and cancel a readback, and a player's choice when zero catches a simple chance.
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
 from typing import Any
 
-from ._resources import grammar_dir
+from ._resources import language_words
 from .normalize import fold
 
 __all__ = ["confirmation", "confirmation_phrases", "phrase", "zero_choice"]
 
 
-@cache
 def _dialogue(lang: str) -> dict[str, Any]:
-    data = tomllib.loads((grammar_dir() / "dialogue.toml").read_text(encoding="utf-8"))
-    words: dict[str, Any] = data[lang]
-    return words
+    return language_words("dialogue.toml", lang)
 
 
 def _said(text: str) -> str:

@@ -16,23 +16,16 @@ The words are data (``grammar/readback.toml``); this module only fills them in.
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
 from typing import Any
 
-from ._resources import grammar_dir
+from ._resources import language_words
 from .announcement import Announcement, PlacedCall
 from .house import House
 from .layout import BetKind, Position, describe_outside
 
 
-@cache
 def _words(lang: str) -> dict[str, Any]:
-    data = tomllib.loads((grammar_dir() / "readback.toml").read_text(encoding="utf-8"))
-    if lang not in data:
-        raise ValueError(f"no readback words for language '{lang}'")
-    words: dict[str, Any] = data[lang]
-    return words
+    return language_words("readback.toml", lang)
 
 
 def call_name(call: PlacedCall, lang: str, house: House) -> str:

@@ -6,18 +6,12 @@
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-
-from .._resources import grammar_dir
+from .._resources import language_words
 
 
-@cache
 def messages(lang: str) -> dict[str, str]:
     """Every message of a language, by key."""
-    data = tomllib.loads((grammar_dir() / "console.toml").read_text(encoding="utf-8"))
-    found: dict[str, str] = data[lang]
-    return found
+    return language_words("console.toml", lang)
 
 
 def say(lang: str, key: str, **fields: object) -> str:
