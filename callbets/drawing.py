@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .layout import Position, column, row
+from .layout import BetKind, Position, column, row
 from .tableau import CHANCE_ORDER, Slot, Spot, slot, spot
 
 CHIP = "●"
@@ -133,11 +133,10 @@ def _label(c: _Canvas, line: int, first: int, span: int, label: str, chip: bool)
     c.rows[line][col : col + len(text)] = list(text)
 
 
-def _mark_spot(c: _Canvas, s: Spot) -> None:
+def _mark_spot(c: _Canvas, s: Spot, p: Position) -> None:
     line = _line_of(s.across)
-    if s.along % 2 and s.across % 2:  # the middle of a number
-        text = "[0]" if s.along == -1 else "".join(c.rows[line][_START[s.along] :][:4]).strip()
-        c.put(line, s.along, text if s.along == -1 else f"[{text}]".rjust(4))
+    if p.kind is BetKind.STRAIGHT:  # the middle of the number
+        c.put(line, s.along, f"[{p.numbers[0]}]".rjust(_width(s.along)))
     elif s.along % 2:  # on a line across a row: one chip in the middle of the segment
         c.rows[line][_START[s.along] + 1] = CHIP
     else:
@@ -170,7 +169,7 @@ def draw(positions: Iterable[Position]) -> list[str]:
     for p in sorted(set(positions)):
         s = spot(p)
         if s is not None:
-            _mark_spot(c, s)
+            _mark_spot(c, s, p)
             continue
         outside = slot(p)
         assert outside is not None, p

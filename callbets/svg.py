@@ -33,6 +33,8 @@ WIDTH, HEIGHT = WHEEL_CX + WHEEL_R + 30, WHEEL_CY + WHEEL_R + 30
 CHIP_R = 13
 LABEL_AT, CHIP_AT = 0.36, 0.78
 """Where, along an outside box, its label and its chip go (so neither hides the other)."""
+HALO = 'stroke="#000" stroke-width="3" paint-order="stroke" font-weight="bold" '
+"""A dark outline that keeps a label readable over a chip."""
 DOZEN_LABELS = ("P12", "M12", "D12")
 CHANCE_LABELS = ("MANQUE", "PAIR", "ROUGE", "NOIR", "IMPAIR", "PASSE")
 assert len(CHANCE_LABELS) == len(CHANCE_ORDER)
@@ -54,10 +56,14 @@ def _rect(x: float, y: float, w: float, h: float, fill: str, extra: str = "") ->
     )
 
 
-def _text(x: float, y: float, label: str, size: int = 16, fill: str = "#fff") -> str:
+def _text(
+    x: float, y: float, label: str, size: int = 16, fill: str = "#fff",
+    anchor: str = "middle", extra: str = "",
+) -> str:  # fmt: skip
     return (
-        f'<text x="{x:g}" y="{y:g}" font-size="{size}" fill="{fill}" text-anchor="middle" '
-        f'dominant-baseline="central" font-family="sans-serif">{escape(label)}</text>'
+        f'<text {extra}x="{x:g}" y="{y:g}" font-size="{size}" fill="{fill}" '
+        f'text-anchor="{anchor}" dominant-baseline="central" font-family="sans-serif">'
+        f"{escape(label)}</text>"
     )
 
 
@@ -84,14 +90,7 @@ def _corner_labels(straights: set[int]) -> list[str]:
     out = []
     for n in sorted(straights - {0}):
         x, y = lattice_xy(2 * row(n) - 2, 2 * column(n))
-        label = _text(x + 10, y + 10, str(n), 11)
-        out.append(
-            label.replace(
-                "<text ",
-                '<text stroke="#000" stroke-width="3" paint-order="stroke" font-weight="bold" ',
-                1,
-            )
-        )
+        out.append(_text(x + 10, y + 10, str(n), 11, extra=HALO))
     return out
 
 
@@ -187,7 +186,7 @@ def svg(chips: Iterable[tuple[Position, int]], title: str = "") -> str:
         *_chips(amounts),
         *_corner_labels(straights),
         *_wheel(lit),
-        _text(LEFT, 24, title, 16).replace('text-anchor="middle"', 'text-anchor="start"'),
+        _text(LEFT, 24, title, 16, anchor="start"),
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
