@@ -111,7 +111,7 @@ class Session:
             out += line(say(lang, "closed_enter_number"), "class:warn")
         if self.pending is not None:
             out += line(say(lang, "waiting"), "class:warn")
-            out += self._readback(self.pending)
+            out += self._readback(*self.table.announcement(self.pending.aid))
         return out
 
     # ---- a line ------------------------------------------------------------------------
@@ -211,18 +211,18 @@ class Session:
     def _announce(self, player: str, text: str, typed: str) -> Fragments:
         offset = typed.rindex(text) if text else len(typed)
         try:
-            aid, _ = self.table.announce(player, text)
+            aid, announcement = self.table.announce(player, text)
         except AnnouncementError as err:  # point the caret into the line as typed
             if err.column is not None:
                 err.column += offset
             err.text = typed
             raise
         self.pending = Pending(aid, player, text)
-        return self._readback(self.pending) + line(say(self.lang, "enter_or_esc"), "class:dim")
+        readback = self._readback(player, announcement)
+        return readback + line(say(self.lang, "enter_or_esc"), "class:dim")
 
-    def _readback(self, pending: Pending) -> Fragments:
-        _, a = self.table.announcement(pending.aid)
-        out = report.announcement(pending.player, a, self.lang, self.table.house)
+    def _readback(self, player: str, a: Announcement) -> Fragments:
+        out = report.announcement(player, a, self.lang, self.table.house)
         for warning in check_limits(a, self.table.house):
             out += line(f"! {warning}", "class:warn")
         return out
