@@ -71,9 +71,34 @@ class Language:
         """Lark tokens for a lexed, grouped token list (the value is the text or number)."""
         out = []
         for t in toks:
-            value = str(t.value) if t.type in ("NUMBER", "AMOUNT", "COUNT") else t.text
+            if t.type == "RANGE" and t.value is not None:
+                value = f"{t.value // 100}-{t.value % 100}"
+            elif t.type in VALUED:
+                value = str(t.value)
+            else:
+                value = t.text
             out.append(Token(t.type, value, start_pos=t.start, end_pos=t.end))
         return out
+
+    @property
+    def introduced(self) -> frozenset[str]:
+        """Terminals an article may stand before: the bet words and ``NEIGHBOURS``."""
+        return _word_terminals(self.parser) | {"NEIGHBOURS"}
+
+
+VALUED = frozenset({"NUMBER", "AMOUNT", "COUNT", "MONEY", "PIECE_COUNT"})
+"""Tokens that Lark receives as their number rather than their words."""
+
+
+@cache
+def _word_terminals(parser: Lark) -> frozenset[str]:
+    """The terminals of the grammar's ``word`` rule."""
+    return frozenset(
+        sym.name
+        for rule in parser.rules
+        if rule.origin.name == "word"
+        for sym in rule.expansion
+    )
 
 
 @cache

@@ -11,16 +11,22 @@ Naming conventions (documented in ``grammar/README.md``):
 * ``N<value>`` terminals are number words (``N17: "dix sept"`` is not needed: ``dix`` and
   ``sept`` compose); they never reach the parser, :mod:`callbets.numbers` groups them.
 * ``JOIN_TENS`` and ``JOIN_HUNDREDS`` list the words that may join parts of one number
-  (French ``vingt et un``, English ``one hundred and five``).  They are roles, not tokens.
-* ``%ignore``-d terminals are dropped (articles, politeness, currency).
+  (French ``vingt et un``, English ``one hundred and five``); ``RANGE_FROM`` and
+  ``RANGE_TO`` the words of a run of numbers (``de 1 à 18``, ``1 to 18``); ``PLURAL``
+  the plural articles ("les", "i").  They are roles, read by their text: a role word
+  keeps the terminal it has elsewhere ("à" stays a stake word), and one that has none
+  becomes a token of the role (English "to").
+* ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
+  :mod:`callbets.tokens`, which checks that each comes before what it introduces.
 """
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lark import Lark
@@ -35,6 +41,8 @@ sre_c: Any = importlib.import_module("re._constants")
 
 NUMBER_WORD = re.compile(r"N(\d+)$")
 JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
+TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL")
+ARTICLE = "ARTICLE"
 _MAX_ALTERNATIVES = 2000
 
 
@@ -91,7 +99,13 @@ def finite_strings(pattern: str) -> list[str] | None:
 
 def phrase_words(phrase: str) -> tuple[str, ...]:
     """Split a grammar string the way input is split: ``"dell'otto"`` → ``("dell'", "otto")``."""
-    return tuple(re.findall(r"\d+[a-z]+|\d+|[a-z]+'?|[/,&+]", phrase))
+    return tuple(re.findall(r"\d+[a-z]+|\d+|[a-z]+'?|[/,&+=€£$]", phrase))
+
+
+def spoken_form(words: tuple[str, ...]) -> bool:
+    """False for a typed contraction split in two ("i'd" → ``i'`` ``d``, "that's"):
+    recognisers write such words whole, and typed text splits them like this."""
+    return not any(a.endswith("'") and len(b) <= 2 for a, b in itertools.pairwise(words))
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,8 @@ class Tok:
     """The number it stands for, for number tokens."""
     glued: bool = False
     """Part of a word written as one (``duecento``): it must stay in the same number."""
+    joined: bool = False
+    """Written joined by a hyphen to the token before (``dix-sept``)."""
 
 
 @dataclass
@@ -126,6 +142,8 @@ class Lexicon:
     """Number word → its value."""
     joins: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     """Role (``JOIN_TENS``…) → join word → the number words it may precede (empty: any)."""
+    roles: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Role (``RANGE_FROM``, ``RANGE_TO``, ``PLURAL``) → its words."""
     lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)
     """First word → the lengths of the phrases it starts, longest first."""
 
@@ -137,6 +155,7 @@ class Lexicon:
         """
         lex = cls(ignored=frozenset(parser.lexer_conf.ignore))
         joins: dict[str, dict[str, set[str]]] = {role: {} for role in JOIN_ROLES}
+        roles: dict[str, set[str]] = {role: set() for role in TEXT_ROLES}
         for term in parser.terminals:
             strings = (
                 [term.pattern.value]
@@ -151,6 +170,9 @@ class Lexicon:
                 if term.name in JOIN_ROLES:
                     joins[term.name].setdefault(words[0], set()).update(words[1:2])
                     continue
+                if term.name in TEXT_ROLES:
+                    roles[term.name].add(" ".join(words))
+                    continue
                 other = lex.phrases.get(words)
                 if other is not None and other != term.name:
                     raise ValueError(f"'{s}' is claimed by both {other} and {term.name}")
@@ -161,21 +183,41 @@ class Lexicon:
         lex.joins = {
             role: {w: frozenset(nxt) for w, nxt in ws.items()} for role, ws in joins.items()
         }
+        lex.roles = {role: frozenset(ws) for role, ws in roles.items()}
+        for role, ws in roles.items():  # a role word no terminal claims is its own token
+            for w in ws:
+                lex.phrases.setdefault(phrase_words(w), role)
         starts: dict[str, set[int]] = {}
         for words in lex.phrases:
             starts.setdefault(words[0], set()).add(len(words))
         lex.lengths = {w: tuple(sorted(ns, reverse=True)) for w, ns in starts.items()}
         return lex
 
-    def vocabulary(self) -> list[str]:
-        """Every word the language knows, sorted (for recognisers and completion)."""
-        return sorted({w for phrase in self.phrases for w in phrase if w.isalpha() or "'" in w})
+    @property
+    def fillers(self) -> frozenset[str]:
+        """Terminals that carry no bet: the ignored ones and articles."""
+        return self.ignored | {ARTICLE}
 
-    def lex(self, words: list[Word], text: str) -> Iterator[Tok]:
+    def vocabulary(self) -> list[str]:
+        """Every word a speaker of the language may say, sorted (for recognisers and
+        completion); typed forms (contractions such as "i'd like", labels with digits such
+        as "p12") are left out."""
+        return sorted(
+            {
+                w
+                for phrase in self.phrases
+                if spoken_form(phrase) and not any(c.isdigit() for w in phrase for c in w)
+                for w in phrase
+                if w.isalpha() or "'" in w
+            }
+        )
+
+    def lex(self, words: list[Word], text: str, articles: bool = False) -> Iterator[Tok]:
         """Turn words into terminals, longest phrase first.
 
         A word nothing matches may be several number words written together
-        (``centocinquanta``); such parts come out marked ``glued``.
+        (``centocinquanta``); such parts come out marked ``glued``.  Articles are
+        dropped unless ``articles`` is true (the parser checks where they stand).
 
         :raises UnrecognizedError: a word that is not in the language.
         """
@@ -183,13 +225,15 @@ class Lexicon:
         while i < len(words):
             match = self._longest(words, i)
             if match is None:
-                yield from self._single(words[i], text)
+                for tok in self._single(words[i], text):
+                    yield replace(tok, joined=words[i].joined)
                 i += 1
                 continue
             name, n = match
-            if name not in self.ignored:
+            if name not in self.ignored and (articles or name != ARTICLE):
                 span = " ".join(w.text for w in words[i : i + n])
-                yield Tok(name, span, words[i].start, words[i + n - 1].end, self._value(name))
+                start, end = words[i].start, words[i + n - 1].end
+                yield Tok(name, span, start, end, self._value(name), joined=words[i].joined)
             i += n
 
     def _longest(self, words: list[Word], i: int) -> tuple[str, int] | None:

@@ -1,9 +1,10 @@
 """Text normalisation shared by typed and recognised input.
 
 Case, accents, apostrophe styles, hyphens and punctuation are folded away so that the
-grammar is written in one small alphabet: lowercase ``a-z``, digits, ``/``, ``,``, ``'``,
-``&`` and ``+``.  Every word keeps the span it came from in the original text, so
-errors can point at it.
+grammar is written in one small alphabet: lowercase ``a-z``, digits, ``/``, ``,``,
+``'``, ``&``, ``+``, ``=`` and the currency signs ``€ £ $``.  A minus sign before a
+number is refused: no amount or number is negative.  Every word keeps the span it came
+from in the original text, so errors can point at it.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ _WORD = re.compile(
   | (?P<digits>\d+)
   | (?P<word>[a-z]+'?)              # l' dell' s'
   | (?P<slash>/|(?<=\d)\s*-\s*(?=\d))   # 5/8 and 5-8
-  | (?P<comma>[,;])
-  | (?P<symbol>[&+])
-  | (?P<skip>[\s\-.!?:"()\[\]€$£'])
+  | (?P<sign>-(?=\s*\d))             # -5: a sign, never part of a bet
+  | (?P<comma>[,;\n])               # a new line separates like a comma
+  | (?P<symbol>[&+=€£$])
+  | (?P<skip>[\s\-.!?:"()\[\]'])
   | (?P<other>.)
     """,
     re.VERBOSE,
@@ -44,6 +46,8 @@ class Word:
     """0-based offset of its first character in the original text."""
     end: int
     """Offset just past its last character in the original text."""
+    joined: bool = False
+    """Written joined to the word before by a hyphen (``dix-sept``): one written word."""
 
 
 @cache
@@ -106,9 +110,16 @@ def words(text: str) -> list[Word]:
             raise UnrecognizedError(
                 f"unexpected character '{text[origin[start]]}'", text, origin[start]
             )
+        if kind == "sign":
+            raise StakeError(
+                "a sign before a number: amounts and numbers are never negative",
+                text,
+                origin[start],
+            )
         if kind == "decimal":
             out.extend(_split_decimal(m.group(), start, origin, text))
             continue
         value = "/" if kind == "slash" else "," if kind == "comma" else m.group()
-        out.append(Word(value, origin[start], origin[end]))
+        joined = kind == "word" and start > 0 and folded[start - 1] == "-" and bool(out)
+        out.append(Word(value, origin[start], origin[end], joined))
     return out

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .lexicon import Lexicon, Tok
 
@@ -177,33 +177,50 @@ def _runs(toks: list[Tok], joins: frozenset[str]) -> list[Run]:
     return runs
 
 
-def _splits_glued(toks: Sequence[Tok], j: int) -> bool:
-    """True when cutting before index j would split a word written as one."""
-    return (
-        0 < j < len(toks)
-        and toks[j - 1].glued
-        and toks[j].glued
-        and toks[j - 1].start == toks[j].start
-    )
+def _uncuttable(composer: Composer, toks: Sequence[Tok]) -> frozenset[int]:
+    """Indexes j such that cutting the run before toks[j] would split one written number.
+
+    A word written as one (``duecentocinquanta``) is never cut.  Words joined by hyphens
+    (``trente-sept``, ``vingt-et-un``) are not cut when together they make one number:
+    "trente-sept" is 37, never 30 and 7.  (``huit-neuf``, which is no number, may be.)
+    """
+    cuts: set[int] = set()
+    for j in range(1, len(toks)):
+        if toks[j - 1].glued and toks[j].glued and toks[j - 1].start == toks[j].start:
+            cuts.add(j)
+    j = 1
+    while j < len(toks):
+        if not toks[j].joined:
+            j += 1
+            continue
+        a, b = j - 1, j
+        while b + 1 < len(toks) and toks[b + 1].joined:
+            b += 1
+        if composer.value(toks[a : b + 1]) is not None:
+            cuts.update(range(a + 1, b + 1))
+        j = b + 1
+    return frozenset(cuts)
 
 
-def _segmentations(composer: Composer, toks: Sequence[Tok]) -> Iterator[list[Tok]]:
-    """Every way to read a run as numbers (join words left standing), longest first."""
-    if not toks:
+def _segmentations(
+    composer: Composer, toks: Sequence[Tok], uncuttable: frozenset[int], at: int = 0
+) -> Iterator[list[Tok]]:
+    """Every way to read toks[at:] as numbers (join words left standing), longest first."""
+    if at == len(toks):
         yield []
         return
-    if not _is_number_word(toks[0]):  # a join word standing between two numbers
-        for rest in _segmentations(composer, toks[1:]):
-            yield [toks[0], *rest]
+    if not _is_number_word(toks[at]):  # a join word standing between two numbers
+        for rest in _segmentations(composer, toks, uncuttable, at + 1):
+            yield [toks[at], *rest]
         return
-    for j in range(len(toks), 0, -1):
-        if not _is_number_word(toks[j - 1]) or _splits_glued(toks, j):
+    for j in range(len(toks), at, -1):
+        if not _is_number_word(toks[j - 1]) or j in uncuttable:
             continue
-        value = composer.value(toks[:j])
+        value = composer.value(toks[at:j])
         if value is None:
             continue
-        for rest in _segmentations(composer, toks[j:]):
-            yield [_number(toks[:j], value), *rest]
+        for rest in _segmentations(composer, toks, uncuttable, j):
+            yield [_number(toks[at:j], value), *rest]
 
 
 @dataclass(frozen=True)
@@ -219,27 +236,6 @@ class Reading:
         """True when this reading takes numbers at least as long in every run."""
         pairs = zip(self.rank, other.rank, strict=True)
         return self.rank != other.rank and all(a <= b for a, b in pairs)
-
-
-RETYPE_BEFORE = {"EACH": "AMOUNT", "IN_ALL": "AMOUNT", "NEIGHBOURS": "COUNT"}
-"""A number just before one of these terminals is a stake amount or a neighbour count."""
-
-PREFIX_TOO = frozenset({"IN_ALL"})
-"""Markers that may also come before their amount ("in tutto 60"): then they retype nothing."""
-
-
-def _retype(toks: list[Tok]) -> tuple[Tok, ...]:
-    out = []
-    for i, tok in enumerate(toks):
-        if tok.type == "DIGITS":
-            tok = replace(tok, type="NUMBER")
-        nxt = toks[i + 1].type if i + 1 < len(toks) else None
-        if tok.type == "NUMBER" and nxt in RETYPE_BEFORE:
-            after = toks[i + 2].type if i + 2 < len(toks) else None
-            if not (nxt in PREFIX_TOO and after in ("DIGITS", "NUMBER")):
-                tok = replace(tok, type=RETYPE_BEFORE[nxt])
-        out.append(tok)
-    return tuple(out)
 
 
 def _assemble(toks: list[Tok], runs: list[Run], groupings: list[list[Tok]]) -> list[Tok]:
@@ -260,18 +256,23 @@ def readings(composer: Composer, toks: list[Tok]) -> Iterator[Reading]:
     if the caller asks for them (most announcements stop at the first).
     """
     runs = _runs(toks, composer.join_words)
-    firsts = [next(_segmentations(composer, toks[r.start : r.end]), None) for r in runs]
+    slices = [toks[r.start : r.end] for r in runs]
+    cuts = [_uncuttable(composer, run) for run in slices]
+    firsts = [
+        next(_segmentations(composer, run, c), None) for run, c in zip(slices, cuts, strict=True)
+    ]
     longest = [f for f in firsts if f is not None]
     if len(longest) < len(runs):
         # A run no grouping can read (e.g. "cent cent"): let the parser report it.
-        yield Reading(_retype(toks), ())
+        yield Reading(tuple(toks), ())
         return
-    yield Reading(_retype(_assemble(toks, runs, longest)), (0,) * len(runs))
+    yield Reading(tuple(_assemble(toks, runs, longest)), (0,) * len(runs))
     options = [
-        list(itertools.islice(_segmentations(composer, toks[r.start : r.end]), 32)) for r in runs
+        list(itertools.islice(_segmentations(composer, run, c), 32))
+        for run, c in zip(slices, cuts, strict=True)
     ]
     combos = itertools.product(*(range(len(o)) for o in options))
     next(combos, None)  # the all-longest reading, already given
     for ranks in itertools.islice(combos, MAX_READINGS):
         groupings = [o[k] for o, k in zip(options, ranks, strict=True)]
-        yield Reading(_retype(_assemble(toks, runs, groupings)), tuple(ranks))
+        yield Reading(tuple(_assemble(toks, runs, groupings)), tuple(ranks))

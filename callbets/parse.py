@@ -5,9 +5,15 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
 
 * Case, accents, extra spaces, punctuation, articles and politeness do not matter.
 * Numbers may be digits or words.  Number words combine into the longest numbers they
-  form ("trente trois" is 33).  If that reading is not a legal bet, the other groupings
-  are tried: when exactly one is legal it is taken ("cheval dix sept" is the split 7/10);
-  when several are, the parser refuses with :class:`AmbiguousError` listing them.
+  form ("trente trois" is 33); a number written as one word or with hyphens
+  ("trente-sept") is one number.  If the longest reading is not a legal bet, the other
+  groupings are tried: when exactly one is legal and announces as many positions as the
+  longest reading it is taken ("cheval dix sept" is the split 7/10); a grouping that
+  changes how many positions were announced ("trente sept et les voisins": 30 and 7?)
+  is only ever asked about, with :class:`AmbiguousError` listing the readings.
+* Every word that means something is used: articles and politeness are the only words
+  dropped (the ``ARTICLE`` and ``POLITE`` terminals), and an article or a separator that
+  ends the announcement means it was cut: refused.
 * A bet named with numbers that contradict the name ("cheval 17/21") is illegal, never
   silently turned into another bet.
 * A bare number after a call ("voisins 45") is ambiguous unless the house says otherwise.
@@ -16,21 +22,23 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from .announcement import Announcement
-from .assemble import assemble
+from .assemble import Assembler
 from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedError
 from .grammar import Language, language
 from .house import House, find_house
 from .lexicon import Tok
 from .normalize import words
 from .numbers import Reading, readings
+from .tokens import drop_articles, roles
 from .transform import Element
 
-_AMOUNT_TOKENS = frozenset({"NUMBER", "AMOUNT"})
+_AMOUNT_TOKENS = frozenset({"NUMBER", "AMOUNT", "MONEY"})
 
 
 def parse(text: str, lang: str = "fr", house: House | None = None) -> Announcement:
@@ -54,50 +62,80 @@ def parse(text: str, lang: str = "fr", house: House | None = None) -> Announceme
 
 
 def _parse(grammar: Language, text: str, house: House) -> Announcement:
-    toks = list(grammar.lexicon.lex(words(text), text))
+    lexed = list(grammar.lexicon.lex(words(text), text, articles=True))
+    toks = drop_articles(lexed, grammar.introduced, grammar.lexicon)
     if not toks:
         raise UnrecognizedError("no bet in this announcement", column=0)
-    legal: list[tuple[Reading, Announcement | AmbiguousError]] = []
-    first_error: AnnouncementError | None = None
+    first: _Attempt | None = None
+    legal: list[tuple[Reading, _Attempt]] = []
+    asked: list[_Attempt] = []
     for reading in readings(grammar.composer, toks):
-        try:
-            result: Announcement | AmbiguousError = _read(grammar, reading, house, text)
-        except AmbiguousError as err:
-            result = err
-        except AnnouncementError as err:
-            first_error = first_error or err
+        attempt = _read(grammar, reading, house, text)
+        if first is None:
+            if attempt.result is not None or isinstance(attempt.error, AmbiguousError):
+                return _settled(attempt)
+            first = attempt
             continue
-        if not any(reading.rank):
-            return _settled(result)
-        legal.append((reading, result))
+        if attempt.result is None and not isinstance(attempt.error, AmbiguousError):
+            continue
+        if first.shape is not None and attempt.shape == first.shape:
+            legal.append((reading, attempt))
+        else:
+            asked.append(attempt)
     best = [(r, a) for r, a in legal if not any(o.dominates(r) for o, _ in legal)]
     if len(best) == 1:
         return _settled(best[0][1])
-    if best:
+    if best or asked:
+        options = [a for _, a in best] or asked
         raise AmbiguousError(
             "the numbers can be heard more than one way",
-            [a.notation() if isinstance(a, Announcement) else str(a) for _, a in best],
+            [r for a in options for r in a.readings()],
             column=0,
         )
-    assert first_error is not None
-    raise first_error
+    assert first is not None and first.error is not None
+    raise first.error
 
 
-def _settled(result: Announcement | AmbiguousError) -> Announcement:
-    if isinstance(result, AmbiguousError):
-        raise result
-    return result
+@dataclass(frozen=True)
+class _Attempt:
+    """One reading of the number words, and what came of it."""
+
+    shape: tuple[tuple[int, ...], ...] | None
+    """How many positions each call announces, when the reading got that far."""
+    result: Announcement | None = None
+    error: AnnouncementError | None = None
+
+    def readings(self) -> list[str]:
+        """What this reading would place, in notation (several if it is itself unclear)."""
+        if self.result is not None:
+            return [self.result.notation()]
+        return list(getattr(self.error, "readings", []))
 
 
-def _read(grammar: Language, reading: Reading, house: House, text: str) -> Announcement:
+def _settled(attempt: _Attempt) -> Announcement:
+    if attempt.result is None:
+        assert attempt.error is not None
+        raise attempt.error
+    return attempt.result
+
+
+def _read(grammar: Language, reading: Reading, house: House, text: str) -> _Attempt:
+    assembler = Assembler(house, text)
+    shape = None
     try:
-        tree: Any = grammar.parser.parse(grammar.to_lark(reading.tokens), start="start")
+        toks = roles(reading.tokens, grammar.lexicon, house.piece_value)
+        try:
+            tree: Any = grammar.parser.parse(grammar.to_lark(toks), start="start")
+        except UnexpectedInput as err:
+            raise _explain(err, toks, text) from None
+        except LarkError as err:  # pragma: no cover - a grammar bug, never the user's fault
+            raise UnrecognizedError(f"cannot read this announcement ({err})", column=0) from None
         elements: list[Element] = tree  # the inline ElementBuilder returns a list
-    except UnexpectedInput as err:
-        raise _explain(err, reading.tokens, text) from None
-    except LarkError as err:  # pragma: no cover - a grammar bug, never the user's fault
-        raise UnrecognizedError(f"cannot read this announcement ({err})", column=0) from None
-    return assemble(elements, house, text)
+        assembler.feed(elements)
+        shape = assembler.shape()
+        return _Attempt(shape, result=assembler.announcement())
+    except AnnouncementError as err:
+        return _Attempt(shape, error=err)
 
 
 def _explain(err: UnexpectedInput, toks: tuple[Tok, ...], text: str) -> AnnouncementError:

@@ -42,16 +42,58 @@ class WordEl:
 
 @dataclass(frozen=True)
 class NeighboursEl:
-    """ "les voisins", "trois voisins" (``of`` False) or "les voisins du" (``of`` True)."""
+    """ "les voisins", "trois voisins", "deux voisins de chaque côté", "two either side"."""
 
     count: int | None
-    of: bool
+    start: int
+
+
+@dataclass(frozen=True)
+class LinkEl:
+    """ "du", "of" (``kind`` ``of``) or "sur", "on" (``on``): links a word to its numbers.
+
+    With an ``amount`` ("10 sur"), "on" is a stake for the bet that follows.
+    """
+
+    kind: str
+    text: str
+    start: int
+    amount: int | None = None
+
+
+@dataclass(frozen=True)
+class PiecesEl:
+    """A count of pieces ("9 pièces"): it must agree with the bet it follows."""
+
+    count: int
+    text: str
+    start: int
+
+
+@dataclass(frozen=True)
+class CheckEl:
+    """A total said as a check ("= 50"): it must equal what the bets add up to."""
+
+    total: int
+    text: str
+    start: int
+
+
+@dataclass(frozen=True)
+class RangeEl:
+    """A run of numbers naming an outside bet: "1 to 18", "de 13 à 24"."""
+
+    low: int
+    high: int
+    text: str
     start: int
 
 
 @dataclass(frozen=True)
 class StakeEl:
-    """A stake: ``piece`` (per piece), ``total``, or ``either`` (the parser must ask)."""
+    """A stake: ``piece`` (per piece), ``total``, ``either`` (the parser must ask),
+    ``money`` (an amount and a currency, nothing else: the house says whether to ask) or
+    ``forward`` ("10 sur le 17": for the bet that follows)."""
 
     kind: str
     amount: int
@@ -60,11 +102,17 @@ class StakeEl:
     end: int
 
 
-Element = Nums | Sep | WordEl | NeighboursEl | StakeEl
+Element = Nums | Sep | WordEl | NeighboursEl | LinkEl | StakeEl | PiecesEl | CheckEl | RangeEl
+
+_AMOUNTS = ("NUMBER", "AMOUNT", "MONEY")
 
 
 def _amount(tokens: list[Token]) -> Token:
-    return next(t for t in tokens if t.type in ("NUMBER", "AMOUNT"))
+    return next(t for t in tokens if t.type in _AMOUNTS)
+
+
+def _zero_stake(amount: Token) -> StakeError:
+    return StakeError("a stake of zero is not a bet", column=amount.start_pos)
 
 
 class ElementBuilder(Transformer[Token, Any]):
@@ -88,11 +136,29 @@ class ElementBuilder(Transformer[Token, Any]):
 
     def neighbours(self, children: list[Token]) -> NeighboursEl:
         count = int(children[0]) if children[0].type == "COUNT" else None
-        return NeighboursEl(count, False, children[0].start_pos or 0)
+        return NeighboursEl(count, children[0].start_pos or 0)
 
-    def neighbours_of(self, children: list[Token]) -> NeighboursEl:
-        count = int(children[0]) if children[0].type == "COUNT" else None
-        return NeighboursEl(count, True, children[0].start_pos or 0)
+    def of(self, children: list[Token]) -> LinkEl:
+        (tok,) = children
+        return LinkEl("of", str(tok), tok.start_pos or 0)
+
+    def on(self, children: list[Token]) -> LinkEl | StakeEl:
+        if len(children) == 1:
+            return LinkEl("on", str(children[0]), children[0].start_pos or 0)
+        return self._stake("forward", children)
+
+    def pieces(self, children: list[Token]) -> PiecesEl:
+        (tok,) = children
+        return PiecesEl(int(tok), str(tok), tok.start_pos or 0)
+
+    def check(self, children: list[Token]) -> CheckEl:
+        amount = _amount(children)
+        return CheckEl(int(amount), f"{children[0]} {amount}", children[0].start_pos or 0)
+
+    def range(self, children: list[Token]) -> RangeEl:
+        (tok,) = children
+        low, high = (int(x) for x in str(tok).split("-"))
+        return RangeEl(low, high, f"{low}-{high}", tok.start_pos or 0)
 
     def sep(self, children: list[Token]) -> Sep:
         (tok,) = children
@@ -106,7 +172,7 @@ class ElementBuilder(Transformer[Token, Any]):
         start, end = children[0].start_pos or 0, children[-1].end_pos or 0
         text = " ".join(str(t) for t in children)
         if int(amount) == 0:
-            raise StakeError("a stake of zero is not a bet", column=amount.start_pos)
+            raise _zero_stake(amount)
         return StakeEl(kind, int(amount), text, start, end)
 
     def per_piece(self, children: list[Token]) -> StakeEl:
@@ -117,3 +183,6 @@ class ElementBuilder(Transformer[Token, Any]):
 
     def either(self, children: list[Token]) -> StakeEl:
         return self._stake("either", children)
+
+    def money(self, children: list[Token]) -> StakeEl:
+        return self._stake("money", children)

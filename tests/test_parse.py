@@ -117,8 +117,19 @@ def test_refusal_points_at_the_problem():
 def test_stakes_apply_backwards_to_unstaked_calls():
     assert notation("voisins et orphelins à 5") == "voisins x5 ; orphelins x5"
     assert notation("voisins à 5 et tiers à 10") == "voisins x5 ; tiers x10"
-    assert notation("voisins à 5 et tiers") == "voisins x5 ; tiers x1"
     assert notation("voisins et orphelins pour 70") == "voisins x5 ; orphelins x5"
+
+
+def test_a_bet_after_the_last_stake_is_asked_about():
+    with pytest.raises(AmbiguousError) as info:
+        parse("voisins à 5 et tiers", "fr")
+    assert info.value.readings == ["voisins x5 ; tiers x1", "voisins x5 ; tiers x5"]
+    with pytest.raises(AmbiguousError) as info:
+        parse("tiers par 5, 30", "fr")  # the total said again, or the 30 en plein?
+    assert "tiers x5" in info.value.readings
+    assert notation("voisins par 5, 45") == "voisins x5"  # 45 is no number: the total
+    with pytest.raises(StakeError):
+        parse("voisins par 5, 50", "fr")
 
 
 def test_italian_per_is_ambiguous():

@@ -18,6 +18,7 @@ from ..dialogue import confirmation_phrases
 from ..errors import AnnouncementError
 from ..grammar import language
 from ..house import find_house
+from ..lexicon import spoken_form
 from ..normalize import fold
 from ..parse import parse
 from ..talk import TABLE_TALK
@@ -54,6 +55,11 @@ AMOUNTS = (*range(1, 37), 40, 45, 50, 60, 70, 75, 80, 90, 100, 150, 200, 250, 30
 _SPEAKABLE = re.compile(r"^[a-z' ]+$")
 
 
+def _speakable(words: tuple[str, ...]) -> bool:
+    """Whether a recogniser can say a phrase: letters only, and no typed contraction."""
+    return bool(_SPEAKABLE.match(" ".join(words))) and spoken_form(words)
+
+
 @cache
 def terminal_phrases(lang: str) -> dict[str, tuple[str, ...]]:
     """Terminal → its phrases that can be spoken (no digits or symbols)."""
@@ -61,7 +67,7 @@ def terminal_phrases(lang: str) -> dict[str, tuple[str, ...]]:
     lexicon = language(lang).lexicon
     for words, name in lexicon.phrases.items():
         phrase = " ".join(words)
-        if name not in lexicon.ignored and _SPEAKABLE.match(phrase):
+        if name not in lexicon.fillers and _speakable(words):
             out.setdefault(name, []).append(phrase)
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
@@ -149,7 +155,7 @@ def _ignored_phrases(lang: str) -> list[str]:
     return sorted(
         " ".join(words)
         for words, name in lexicon.phrases.items()
-        if name in lexicon.ignored and _SPEAKABLE.match(" ".join(words))
+        if name in lexicon.fillers and _speakable(words)
     )
 
 

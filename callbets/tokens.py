@@ -1,0 +1,242 @@
+"""The roles tokens take from their neighbours, before the grammar reads them.
+
+Language-neutral: everything here goes by terminal names (``EACH``, ``PIECES``…) and by
+the role words a language lists (``RANGE_FROM``, ``RANGE_TO``), never by a word.
+
+* **Articles** come before what they introduce (a number, a bet, "voisins").  An article
+  at the end ("le 17 et les") or before a separator means words are missing: refused.
+  Otherwise articles are dropped.
+* **Separators** stand between two things.  One at the start ("et les voisins") or the
+  end ("tiers et") means the announcement was cut: refused, never read without it.
+  Commas at either end are only punctuation ("Pour moi, voisins à 5").
+* **Ranges**: ``de 1 à 18``, ``1 to 18``, ``1-18`` name manque, passe or a dozen.  Where
+  the language's "to" is also a stake word (French "à") and no "from" is said, ``1 à 18``
+  may be the 1 at 18 a piece, and is asked about.  Between other numbers, a "to" that is
+  only a range word joins the numbers of one position ("street 28 to 30" is 28/30).
+* **Amounts and counts**: a number with a currency is ``MONEY`` ("5 euros", "£5"); a
+  number before ``PIECES`` is a ``PIECE_COUNT`` ("9 pièces"); before ``EACH``,
+  ``IN_ALL`` or ``ON`` it is an ``AMOUNT`` ("5 la pièce", "45 au total", "10 sur");
+  before ``NEIGHBOURS`` or ``SIDES`` it is a ``COUNT`` ("trois voisins").
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .errors import AmbiguousError, UnrecognizedError
+from .layout import from_pair
+from .lexicon import ARTICLE, Lexicon, Tok
+
+SEPARATORS = frozenset({"AND", "COMMA", "WITH"})
+LINKS = frozenset({"OF", "ON"})
+"""Words that link what comes before them to what comes after."""
+NUMBERISH = frozenset({"NUMBER", "DIGITS", "MONEY", "AMOUNT"})
+
+RANGES: dict[tuple[int, int], str] = {
+    (1, 18): "low",
+    (19, 36): "high",
+    (1, 12): "dozen 1",
+    (13, 24): "dozen 2",
+    (25, 36): "dozen 3",
+}
+"""Runs of numbers that name an outside bet, and that bet in notation."""
+
+RETYPE_BEFORE = {
+    "EACH": "AMOUNT",
+    "IN_ALL": "AMOUNT",
+    "ON": "AMOUNT",
+    "NEIGHBOURS": "COUNT",
+    "SIDES": "COUNT",
+}
+"""A number just before one of these terminals is a stake amount or a neighbour count."""
+
+PREFIX_TOO = frozenset({"IN_ALL"})
+"""Markers that may also come before their amount ("in tutto 60"): then they retype nothing."""
+
+
+def _is_number(tok: Tok) -> bool:
+    return tok.value is not None
+
+
+STAKE_WORDS = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX", "EACH", "IN_ALL"})
+
+
+def drop_articles(
+    toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexicon
+) -> list[Tok]:
+    """Check that each article comes before what it introduces, then drop the articles.
+
+    :param introduced: the terminals an article may stand before (bets, neighbours).
+    :raises UnrecognizedError: an article at the end or before something it cannot
+        introduce (the rest of the announcement is missing); a plural article before a
+        number that is then staked or ends the announcement ("voisins et tiers, les
+        deux à 5": not a bet on 2).
+    """
+    for i, tok in enumerate(toks):
+        if tok.type != ARTICLE:
+            continue
+        if tok.text in lexicon.roles.get("PLURAL", ()):
+            _plural_before_number(toks, i)
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if nxt is None:
+            raise UnrecognizedError(
+                f"the announcement stops after '{tok.text}': the rest is missing",
+                column=tok.start,
+            )
+        if not (_is_number(nxt) or nxt.type in introduced or nxt.type == ARTICLE):
+            raise UnrecognizedError(
+                f"'{tok.text}' before '{nxt.text}': a word is missing", column=nxt.start
+            )
+    return [t for t in toks if t.type != ARTICLE]
+
+
+def _plural_before_number(toks: Sequence[Tok], i: int) -> None:
+    j = i + 1
+    while j < len(toks) and (_is_number(toks[j]) or toks[j].type.startswith("JOIN")):
+        j += 1
+    if j == i + 1:
+        return
+    after = toks[j] if j < len(toks) else None
+    if after is None or after.type in STAKE_WORDS or after.type in SEPARATORS:
+        said = " ".join(t.text for t in toks[i:j])
+        raise UnrecognizedError(
+            f"'{said}': {toks[i].text} what? A plural before a number needs what it counts",
+            column=toks[i].start,
+        )
+
+
+def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok, ...]:
+    """The token list with ranges, money, counts and amounts made, and separators checked.
+
+    :param piece_value: the house's stake per piece, to word the readings of ``1 à 18``.
+    :raises UnrecognizedError: a separator or link at the start or the end.
+    :raises AmbiguousError: ``1 à 18`` without "de": a range, or the 1 at 18 a piece?
+    """
+    out = [replace(t, type="NUMBER") if t.type == "DIGITS" else t for t in toks]
+    out = _ranges(out, lexicon, piece_value)
+    out = _merge(out)
+    out = _retype(out)
+    out = _trim_commas(out)
+    _check_ends(out)
+    return tuple(out)
+
+
+def _trim_commas(toks: list[Tok]) -> list[Tok]:
+    """Commas at either end are punctuation around words dropped ("Pour moi, voisins…")."""
+    start, end = 0, len(toks)
+    while start < end and toks[start].type == "COMMA":
+        start += 1
+    while end > start and toks[end - 1].type == "COMMA":
+        end -= 1
+    return toks[start:end]
+
+
+def _role(tok: Tok | None, lexicon: Lexicon, role: str) -> bool:
+    return tok is not None and (tok.type == role or tok.text in lexicon.roles.get(role, ()))
+
+
+def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        found = _range_at(toks, i, lexicon, piece_value)
+        if found is None:
+            out.append(toks[i])
+            i += 1
+            continue
+        tok, used = found
+        if tok.type == "SLASH":
+            out.extend((toks[i], tok))
+            i += 2
+            continue
+        if out and _role(out[-1], lexicon, "RANGE_FROM"):
+            tok = replace(tok, start=out.pop().start)
+        out.append(tok)
+        i += used
+    return out
+
+
+def _range_at(
+    toks: list[Tok], i: int, lexicon: Lexicon, piece_value: int
+) -> tuple[Tok, int] | None:
+    """A RANGE token for "1 to 18" or "1-18" starting at toks[i], and the tokens it uses."""
+    if i + 2 >= len(toks) or toks[i].type != "NUMBER" or toks[i + 2].type != "NUMBER":
+        return None
+    low, link, high = toks[i], toks[i + 1], toks[i + 2]
+    pair = (low.value or 0, high.value or 0)
+    if pair not in RANGES:
+        if link.type == "RANGE_TO":  # "street 28 to 30": the numbers of one position
+            return replace(link, type="SLASH"), 1
+        return None
+    if link.type == "SLASH":
+        if from_pair(*pair) is not None:  # never: no range is a position
+            return None
+    elif not _role(link, lexicon, "RANGE_TO"):
+        return None
+    elif link.type != "RANGE_TO" and not _role(toks[i - 1] if i else None, lexicon, "RANGE_FROM"):
+        said = f"{low.text} {link.text} {high.text}"
+        raise AmbiguousError(
+            f"'{said}': {low.value} to {high.value}, or {low.value} at {high.value} a piece?",
+            [f"{RANGES[pair]} x{piece_value}", f"straight {low.value} x{high.value}"],
+            column=low.start,
+        )
+    text = f"{low.text} {link.text} {high.text}"
+    return Tok("RANGE", text, low.start, high.end, pair[0] * 100 + pair[1]), 3
+
+
+def _merge(toks: list[Tok]) -> list[Tok]:
+    """Join a number and its currency into MONEY, a number and PIECES into PIECE_COUNT."""
+    out: list[Tok] = []
+    for tok in toks:
+        prev = out[-1] if out else None
+        if prev is not None and prev.type == "NUMBER" and tok.type in ("CURRENCY", "PIECES"):
+            kind = "MONEY" if tok.type == "CURRENCY" else "PIECE_COUNT"
+            out[-1] = replace(prev, type=kind, text=f"{prev.text} {tok.text}", end=tok.end)
+        elif (
+            prev is not None
+            and prev.type == "CURRENCY"
+            and not prev.text.isalpha()
+            and tok.type == "NUMBER"
+        ):
+            out[-1] = replace(tok, type="MONEY", text=f"{prev.text}{tok.text}", start=prev.start)
+        else:
+            out.append(tok)
+    return out
+
+
+def _retype(toks: list[Tok]) -> list[Tok]:
+    out = []
+    for i, tok in enumerate(toks):
+        nxt = toks[i + 1].type if i + 1 < len(toks) else None
+        if tok.type in ("NUMBER", "MONEY") and nxt in RETYPE_BEFORE:
+            after = toks[i + 2].type if i + 2 < len(toks) else None
+            new = RETYPE_BEFORE[nxt]
+            if nxt in PREFIX_TOO and after in ("NUMBER", "MONEY"):
+                pass  # "in tutto 60": the marker comes before its own amount
+            elif new == "AMOUNT" or tok.type == "NUMBER":
+                tok = replace(tok, type=new)
+        out.append(tok)
+    return out
+
+
+def _check_ends(toks: list[Tok]) -> None:
+    if not toks:
+        return
+    first, last = toks[0], toks[-1]
+    if first.type in SEPARATORS or first.type in LINKS:
+        raise UnrecognizedError(
+            f"the announcement starts with '{first.text}': its beginning is missing",
+            column=first.start,
+        )
+    if last.type in SEPARATORS or last.type in LINKS:
+        raise UnrecognizedError(
+            f"the announcement stops at '{last.text}': the rest is missing",
+            column=last.start,
+        )
+    for a, b in itertools.pairwise(toks):
+        if a.type in SEPARATORS and b.type in SEPARATORS and a.type != "COMMA":
+            raise UnrecognizedError(
+                f"'{a.text} {b.text}': something is missing between them", column=b.start
+            )
