@@ -109,6 +109,8 @@ class Draft:
     centres: tuple[int, ...] = ()
     linked: bool = False
     """Its numbers came after "du"/"of" ("les voisins du 17")."""
+    alone: bool = False
+    """Its neighbours word names the voisins du zéro when said alone ("les voisins")."""
     more: list[Nums] = field(default_factory=list)
     """Further numbers of a plural call ("les douzaines 1 et 3")."""
     range: RangeEl | None = None
@@ -160,7 +162,8 @@ class Draft:
         outside = OUTSIDE | set(PLURALS)
         if c in ORDINALS and head in outside and not ORDINALS.keys() & have:
             return True
-        return c in outside and bool(have) and have <= ORDINALS.keys()
+        # "première douzaine", "à cheval sur les douzaines": said before the dozen word
+        return c in outside and bool(have) and have <= ORDINALS.keys() | {"split"}
 
     @property
     def _count_only(self) -> bool:
@@ -214,9 +217,11 @@ class Question:
 class Assembler:
     """Runs the rules of the module docstring over one element list."""
 
-    def __init__(self, house: House, text: str) -> None:
+    def __init__(self, house: House, text: str, alone: frozenset[str] = frozenset()) -> None:
         self.house = house
         self.text = text
+        self.alone = alone
+        """The neighbours words that, alone, name the voisins du zéro ("les voisins")."""
         self.drafts: list[Draft] = []
         self.current: Draft | None = None
         self.last_sep: str | None = None
@@ -226,6 +231,8 @@ class Assembler:
         self.forward: StakeEl | None = None
         self.checks: list[Check] = []
         self.questions: list[Question] = []
+        self.after_stake = False
+        """The element just before was a stake, a count or a check."""
         self.juxtaposed: WordEl | None = None
         """A bet word said right after another bet, until an "et" makes it a list."""
         self.repeats: list[tuple[Draft, Draft]] = []
@@ -246,7 +253,13 @@ class Assembler:
                 self.current, self.last_sep = None, el.kind
                 if el.kind == "and":
                     self.juxtaposed = None
+                self.after_stake = False
                 continue
+            if self.last_sep == "with" and not isinstance(el, NeighboursEl):
+                raise UnrecognizedError(
+                    "'with' (avec, con) goes before the neighbours: say 'et' between two bets",
+                    column=_start(el),
+                )
             if isinstance(el, StakeEl):
                 self._refuse_juxtaposed()
                 self._stake(el)
@@ -263,6 +276,8 @@ class Assembler:
             else:
                 self._numbers(el)
             self.last_sep = None
+            forward = isinstance(el, StakeEl) and el.kind == "forward"
+            self.after_stake = isinstance(el, StakeEl | CheckEl | PiecesEl) and not forward
         self._refuse_juxtaposed()
         if self.forward is not None and not any(d.stake is self.forward for d in self.drafts):
             raise StakeError(
@@ -341,10 +356,14 @@ class Assembler:
             self.link, self.link_target = el, self.drafts[-1]
             return
         free = cur is not None and cur.nums is None and not cur.centres and cur.range is None
-        if free and cur is not None and (
-            cur.neighbours is not None
-            or cur.wants_numbers(Nums((), el.start))
-            or cur.head in ("tiers", "serie")
+        if (
+            free
+            and cur is not None
+            and (
+                cur.neighbours is not None
+                or cur.wants_numbers(Nums((), el.start))
+                or cur.head in ("tiers", "serie")
+            )
         ):
             self.link, self.link_target = el, cur
             return
@@ -365,6 +384,14 @@ class Assembler:
         if self.link is not None:
             target, self.link = self.link_target, None
             assert target is not None
+            if target.neighbours is not None and len(el.numbers) > 1:
+                said = " ".join(map(str, el.numbers))
+                raise AmbiguousError(
+                    f"'{said}' with nothing between: the neighbours of each, or one number "
+                    "heard wrong? Say 'et' between the numbers",
+                    [],
+                    column=el.start,
+                )
             if target.nums is None:
                 target.nums, target.linked = el, True
             else:
@@ -373,6 +400,14 @@ class Assembler:
         elif cur is None:
             if self._joins_list(el) or self._said_total(el):
                 return
+            if self.after_stake:
+                said = "/".join(map(str, el.numbers))
+                raise AmbiguousError(
+                    f"'{said}' right after the stake: a bet on {said}, or the stake said "
+                    "twice? Say 'et' before another bet",
+                    [],
+                    column=el.start,
+                )
             before = self._one_number_call_before(el)
             self._new(el.start).nums = el
             if before is not None:
@@ -447,6 +482,17 @@ class Assembler:
         run = self._number_run()
         if run:
             centres = tuple(n for d in run for n in d.nums.numbers)  # type: ignore[union-attr]
+            # "17 20 et les voisins", "dix dix sept et les voisins": two centres, or one
+            # number heard twice or in two parts?  Only a separator makes a list clear.
+            together = next((d for d in run if len(d.nums.numbers) > 1), None)  # type: ignore[union-attr]
+            if together is not None:
+                said = " ".join(map(str, together.nums.numbers))  # type: ignore[union-attr]
+                raise AmbiguousError(
+                    f"'{said}' with nothing between, then 'voisins': the neighbours of each, "
+                    "or one number heard twice? Say 'et' between the numbers",
+                    [],
+                    column=together.start,
+                )
             stake = run[0].stake
             del self.drafts[-len(run) :]
             draft = self._new(run[0].start)
@@ -462,7 +508,10 @@ class Assembler:
                  f"straight {nums} x{self.house.piece_value} ; voisins x{self.house.piece_value}"],
                 column=el.start,
             )  # fmt: skip
-        self._new(el.start).neighbours = el
+        if cur is not None and self.juxtaposed is None:
+            self.juxtaposed = WordEl("neighbours", el.text, el.start)
+        draft = self._new(el.start)
+        draft.neighbours, draft.alone = el, el.text in self.alone
 
     def _number_run(self) -> list[Draft]:
         """The bare-number calls just before "et les voisins" / "avec les voisins"."""
@@ -490,6 +539,7 @@ class Assembler:
         self._new(el.start).range = el
 
     def _stake(self, el: StakeEl) -> None:
+        self._refuse_stutter(el)
         if el.kind == "forward":
             self.forward, self.current = el, None
             return
@@ -501,6 +551,22 @@ class Assembler:
             d.stake = el
         self.staked_upto = len(self.drafts)
         self.current, self.forward = None, None
+
+    def _refuse_stutter(self, el: StakeEl) -> None:
+        """ "tiers, 10 10 euros each": a bet on 10, or the amount said twice?  Ask."""
+        cur = self.current
+        amount_first = el.text[:1].isdigit()  # "10 euros each", not "à 10"
+        if (
+            cur is not None
+            and cur.is_bare
+            and amount_first
+            and cur.nums == Nums((el.amount,), cur.start)
+        ):
+            raise AmbiguousError(
+                f"'{el.amount} {el.text}': a bet on {el.amount}, or the amount said twice?",
+                [],
+                column=cur.start,
+            )
 
     def _stake_again(self, el: StakeEl) -> None:
         """A stake after every call has one: a total confirms them; anything else clashes."""
@@ -722,6 +788,10 @@ class Assembler:
             )
 
 
+def _start(el: Element) -> int:
+    return el.start
+
+
 def _group_key(draft: Draft) -> int:
     """Calls sharing a stake form one group (the stake's identity); unstaked calls stand alone."""
     return id(draft.stake) if draft.stake is not None else -id(draft)
@@ -800,7 +870,9 @@ def _resolve(draft: Draft, house: House) -> list[Call]:
         return [Call("dozen", (NAMED_DOZENS[head],))]
     if head == "complete":
         _only(draft, {"complete"}, numbers=True)
-        return [Call("complete", (n,)) for n in _numbers(draft, "complet")]
+        nums = _numbers(draft, "complet")
+        _one_each(draft, nums)
+        return [Call("complete", (n,)) for n in nums]
     if head in OUTSIDE:
         return [_resolve_outside(draft, head)]
     if head in PLURALS:
@@ -808,6 +880,18 @@ def _resolve(draft: Draft, house: House) -> list[Call]:
     if head in ORDINALS:
         return [_resolve_ordinal(draft)]
     return _resolve_named(draft, head)
+
+
+def _one_each(draft: Draft, nums: tuple[int, ...]) -> None:
+    """ "en plein 17 20": numbers with nothing between name one position, not two bets."""
+    if len(nums) > 1:
+        said = " ".join(map(str, nums))
+        raise AmbiguousError(
+            f"'{said}' with nothing between: one bet on each, or a number heard wrong? "
+            "Say 'et' between the numbers",
+            [],
+            column=draft.start,
+        )
 
 
 def _resolve_neighbours(draft: Draft) -> Call:
@@ -826,7 +910,7 @@ def _resolve_neighbours(draft: Draft) -> Call:
     if not draft.centres:
         if nb.count is not None:
             raise _illegal(f"{nb.count} neighbours of which number?", draft)
-        if draft.sep_before == "with":
+        if draft.sep_before == "with" or not draft.alone:
             raise _illegal("neighbours of which number?", draft)
         return Call("voisins")
     for n in draft.centres:
@@ -1004,6 +1088,7 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
     nums = _numbers(draft, draft.words[0].text)
     kind = BetKind(head)
     if kind is BetKind.STRAIGHT:
+        _one_each(draft, nums)
         return [Call("straight", (n,)) for n in nums]
     if kind is BetKind.STREET and nums == (0,):
         raise AmbiguousError(
@@ -1034,12 +1119,15 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
     raise IllegalBetError(reason, column=column)
 
 
-def assemble(elements: list[Element], house: House, text: str) -> Announcement:
+def assemble(
+    elements: list[Element], house: House, text: str, alone: frozenset[str] = frozenset()
+) -> Announcement:
     """Turn the elements of one reading into an announcement.
 
+    :param alone: the neighbours words that alone name the voisins du zéro.
     :raises AnnouncementError: illegal, unclear or badly staked bets.
     """
-    asm = Assembler(house, text)
+    asm = Assembler(house, text, alone)
     asm.feed(elements)
     return asm.announcement()
 

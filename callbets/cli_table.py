@@ -14,7 +14,7 @@ from .errors import AnnouncementError, CallbetsError, HouseError
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, House, find_house
 from .parse import parse
-from .readback import readback
+from .readback import call_line, readback
 from .settle import Settlement, bets_for, call_results, settle
 from .store import SpinReport, Table, default_path, money
 
@@ -65,10 +65,11 @@ def _settle_one(text: str, args: argparse.Namespace, house: House) -> dict[str, 
     return settle_json(a, args.spin, house, args.choice, args.last_spin)
 
 
-def _describe_settlement(data: dict[str, Any]) -> str:
+def _describe_settlement(data: dict[str, Any], names: list[str]) -> str:
+    """The settlement as text; each call named by its readback line (which reads back)."""
     lines = [f"spin {data['spin']}"]
-    for call in data["calls"]:
-        lines.append(f"  {call['call']} ×{call['unit']}: returns {call['returned']}")
+    for name, call in zip(names, data["calls"], strict=True):
+        lines.append(f"  {name}: returns {call['returned']}")
         for p in call["placements"]:
             if p["result"] != "lost":
                 nums = "/".join(map(str, p["numbers"]))
@@ -98,7 +99,8 @@ def cmd_settle(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
     elif data["ok"]:
-        print(_describe_settlement(data))
+        calls = parse(text, args.lang, house).calls
+        print(_describe_settlement(data, [call_line(c, args.lang, house) for c in calls]))
     else:
         print(f"refused ({data['error']['kind']}): {data['error']['message']}", file=sys.stderr)
     return EXIT_OK if data["ok"] else EXIT_REFUSED

@@ -13,7 +13,8 @@ Naming conventions (documented in ``grammar/README.md``):
 * ``JOIN_TENS`` and ``JOIN_HUNDREDS`` list the words that may join parts of one number
   (French ``vingt et un``, English ``one hundred and five``); ``RANGE_FROM`` and
   ``RANGE_TO`` the words of a run of numbers (``de 1 à 18``, ``1 to 18``); ``PLURAL``
-  the plural articles ("les", "i").  They are roles, read by their text: a role word
+  the plural articles ("les", "i"); ``VOISINS_ALONE`` the neighbours words that alone name
+  the voisins du zéro ("les voisins"; English "the neighbours" alone names nothing).  They are roles, read by their text: a role word
   keeps the terminal it has elsewhere ("à" stays a stake word), and one that has none
   becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
@@ -41,8 +42,11 @@ sre_c: Any = importlib.import_module("re._constants")
 
 NUMBER_WORD = re.compile(r"N(\d+)$")
 JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
-TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL")
+TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL", "VOISINS_ALONE")
 ARTICLE = "ARTICLE"
+BOTH = "BOTH"
+CHECKED_FILLERS = frozenset({ARTICLE, BOTH})
+"""Words that carry no bet but must stand where they belong (:mod:`callbets.tokens`)."""
 _MAX_ALTERNATIVES = 2000
 
 
@@ -99,7 +103,7 @@ def finite_strings(pattern: str) -> list[str] | None:
 
 def phrase_words(phrase: str) -> tuple[str, ...]:
     """Split a grammar string the way input is split: ``"dell'otto"`` → ``("dell'", "otto")``."""
-    return tuple(re.findall(r"\d+[a-z]+|\d+|[a-z]+'?|[/,&+=€£$]", phrase))
+    return tuple(re.findall(r"\d+[a-z]+|\d+|[a-z]+'?|[/,&+=€£$×]", phrase))
 
 
 def spoken_form(words: tuple[str, ...]) -> bool:
@@ -195,8 +199,8 @@ class Lexicon:
 
     @property
     def fillers(self) -> frozenset[str]:
-        """Terminals that carry no bet: the ignored ones and articles."""
-        return self.ignored | {ARTICLE}
+        """Terminals that carry no bet: the ignored ones, articles, "both"."""
+        return self.ignored | CHECKED_FILLERS
 
     def vocabulary(self) -> list[str]:
         """Every word a speaker of the language may say, sorted (for recognisers and
@@ -216,8 +220,8 @@ class Lexicon:
         """Turn words into terminals, longest phrase first.
 
         A word nothing matches may be several number words written together
-        (``centocinquanta``); such parts come out marked ``glued``.  Articles are
-        dropped unless ``articles`` is true (the parser checks where they stand).
+        (``centocinquanta``); such parts come out marked ``glued``.  Articles and "both"
+        are dropped unless ``articles`` is true (the parser checks where they stand).
 
         :raises UnrecognizedError: a word that is not in the language.
         """
@@ -230,7 +234,7 @@ class Lexicon:
                 i += 1
                 continue
             name, n = match
-            if name not in self.ignored and (articles or name != ARTICLE):
+            if name not in self.ignored and (articles or name not in CHECKED_FILLERS):
                 span = " ".join(w.text for w in words[i : i + n])
                 start, end = words[i].start, words[i + n - 1].end
                 yield Tok(name, span, start, end, self._value(name), joined=words[i].joined)

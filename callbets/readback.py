@@ -59,21 +59,29 @@ def replay_name(kind: str, lang: str) -> str:
     return name
 
 
+def call_line(call: PlacedCall, lang: str, house: House) -> str:
+    """One call as the croupier reads it back: ``voisins du zéro, 9 pièces à 5 = 45``.
+
+    It reads back: parsed in the same language, it places the same chips.
+    """
+    words = _words(lang)
+    plural = words["pieces"] if call.pieces > 1 else words["piece"]
+    line: str = words["line"].format(
+        name=call_name(call, lang, house),
+        pieces=call.pieces,
+        pieces_word=plural,
+        unit=call.unit,
+        total=call.total,
+    )
+    return line
+
+
 def readback(announcement: Announcement, lang: str, house: House) -> str:
     """Several lines: each call with its pieces and total, then each chip."""
     words = _words(lang)
     lines = []
     for call in announcement.calls:
-        plural = words["pieces"] if call.pieces > 1 else words["piece"]
-        lines.append(
-            words["line"].format(
-                name=call_name(call, lang, house),
-                pieces=call.pieces,
-                pieces_word=plural,
-                unit=call.unit,
-                total=call.total,
-            )
-        )
+        lines.append(call_line(call, lang, house))
         for p in call.placements:
             times = f" ×{p.pieces}" if p.pieces > 1 else ""
             lines.append(f"    {position_name(p.position, lang)}{times} = {p.amount}")

@@ -5,7 +5,8 @@ the role words a language lists (``RANGE_FROM``, ``RANGE_TO``), never by a word.
 
 * **Articles** come before what they introduce (a number, a bet, "voisins").  An article
   at the end ("le 17 et les") or before a separator means words are missing: refused.
-  Otherwise articles are dropped.
+  Between two numbers an article separates them like a comma ("le un le neuf et le
+  quatorze"); otherwise articles are dropped.
 * **Separators** stand between two things.  One at the start ("et les voisins") or the
   end ("tiers et") means the announcement was cut: refused, never read without it.
   Commas at either end are only punctuation ("Pour moi, voisins à 5").
@@ -27,7 +28,7 @@ from dataclasses import replace
 
 from .errors import AmbiguousError, UnrecognizedError
 from .layout import from_pair
-from .lexicon import ARTICLE, Lexicon, Tok
+from .lexicon import ARTICLE, BOTH, Lexicon, Tok
 
 SEPARATORS = frozenset({"AND", "COMMA", "WITH"})
 LINKS = frozenset({"OF", "ON"})
@@ -63,9 +64,7 @@ def _is_number(tok: Tok) -> bool:
 STAKE_WORDS = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX", "EACH", "IN_ALL"})
 
 
-def drop_articles(
-    toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexicon
-) -> list[Tok]:
+def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexicon) -> list[Tok]:
     """Check that each article comes before what it introduces, then drop the articles.
 
     :param introduced: the terminals an article may stand before (bets, neighbours).
@@ -75,10 +74,15 @@ def drop_articles(
         deux à 5": not a bet on 2).
     """
     for i, tok in enumerate(toks):
+        if tok.type == BOTH:
+            _both_before_stake(toks, i)
+            continue
         if tok.type != ARTICLE:
             continue
         if tok.text in lexicon.roles.get("PLURAL", ()):
             _plural_before_number(toks, i)
+        else:
+            _singular_before_count(toks, i)
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         if nxt is None:
             raise UnrecognizedError(
@@ -89,7 +93,67 @@ def drop_articles(
             raise UnrecognizedError(
                 f"'{tok.text}' before '{nxt.text}': a word is missing", column=nxt.start
             )
-    return [t for t in toks if t.type != ARTICLE]
+        prev = toks[i - 1] if i else None
+        if prev is not None and _is_number(prev) and nxt.type in ("NEIGHBOURS", "SIDES"):
+            raise UnrecognizedError(
+                f"'{prev.text} {tok.text} {nxt.text}': the article is in the wrong place",
+                column=tok.start,
+            )
+    return [_as_comma(t) if _between_numbers(toks, i) else t for i, t in enumerate(toks)
+            if t.type not in (ARTICLE, BOTH) or _between_numbers(toks, i)]  # fmt: skip
+
+
+def _both_before_stake(toks: Sequence[Tok], i: int) -> None:
+    """ "tous les deux à 5": "both" qualifies the stake after it, and nothing else."""
+    j = i + 1
+    while j < len(toks) and _is_number(toks[j]):
+        j += 1
+    after = toks[j] if j < len(toks) else None
+    amount = j > i + 1 and after is not None and after.type in ("EACH", "IN_ALL", "CURRENCY")
+    prefix = j == i + 1 and after is not None and after.type in STAKE_WORDS
+    if not (amount or prefix):
+        raise UnrecognizedError(
+            f"'{toks[i].text}' must come right before the stake", column=toks[i].start
+        )
+
+
+def _between_numbers(toks: Sequence[Tok], i: int) -> bool:
+    """ "le un le neuf et le quatorze": an article between two numbers starts a new one.
+
+    :raises UnrecognizedError: an article inside a number ("trente le deux").
+    """
+    if not (
+        toks[i].type == ARTICLE
+        and 0 < i < len(toks) - 1
+        and _is_number(toks[i - 1])
+        and _is_number(toks[i + 1])
+    ):
+        return False
+    j = i - 1
+    while j > 0 and _is_number(toks[j - 1]):
+        j -= 1
+    if j == 0 or toks[j - 1].type != ARTICLE:
+        raise UnrecognizedError(
+            f"'{toks[i].text}' in the middle of the numbers: one number, or two?",
+            column=toks[i].start,
+        )
+    return True
+
+
+def _as_comma(tok: Tok) -> Tok:
+    return replace(tok, type="COMMA", text=",")
+
+
+def _singular_before_count(toks: Sequence[Tok], i: int) -> None:
+    """ "la cinq pièce": a singular article before a count of pieces is out of place."""
+    j = i + 1
+    while j < len(toks) and _is_number(toks[j]):
+        j += 1
+    if j > i + 1 and j < len(toks) and toks[j].type == "PIECES":
+        raise UnrecognizedError(
+            f"'{toks[i].text}' before a count of pieces: the words are out of order",
+            column=toks[i].start,
+        )
 
 
 def _plural_before_number(toks: Sequence[Tok], i: int) -> None:
@@ -239,4 +303,8 @@ def _check_ends(toks: list[Tok]) -> None:
         if a.type in SEPARATORS and b.type in SEPARATORS and a.type != "COMMA":
             raise UnrecognizedError(
                 f"'{a.text} {b.text}': something is missing between them", column=b.start
+            )
+        if a.type in SEPARATORS - {"COMMA"} and b.type in STAKE_WORDS:
+            raise UnrecognizedError(
+                f"'{a.text} {b.text}': a bet is missing between them", column=b.start
             )

@@ -46,6 +46,8 @@ class NeighboursEl:
 
     count: int | None
     start: int
+    text: str = ""
+    """The neighbours word ("voisins", "neighbours"); empty for "two either side"."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,8 @@ class ElementBuilder(Transformer[Token, Any]):
 
     def neighbours(self, children: list[Token]) -> NeighboursEl:
         count = int(children[0]) if children[0].type == "COUNT" else None
-        return NeighboursEl(count, children[0].start_pos or 0)
+        word = next((str(t) for t in children if t.type == "NEIGHBOURS"), "")
+        return NeighboursEl(count, children[0].start_pos or 0, word)
 
     def of(self, children: list[Token]) -> LinkEl:
         (tok,) = children

@@ -79,11 +79,11 @@ def test_a_whole_evening(table_file: Path) -> None:
     # readback with every chip, then the confirmation
     assert "voisins du zéro, 9 pièces à 5 = 45" in first
     assert "carré 25/26/28/29 ×2 = 10" in first
-    assert "✓ rouge : voisins du zéro ×5 = 45 posé" in first
+    assert "✓ rouge : voisins du zéro, 9 pièces à 5 = 45 posé" in first
     assert "✗ bleu : 'rouge à 10' abandonné" in first
-    assert "✓ bleu : noir ×10 = 10 posé" in first
-    assert "↶ repris : bleu : le 17 et 2 voisins ×2 = 10" in first
-    assert "✓ bleu : plein 0 ×1 = 1 posé" in first
+    assert "✓ bleu : noir, 1 pièce à 10 = 10 posé" in first
+    assert "↶ repris : bleu : le 17 et 2 voisins, 5 pièces à 2 = 10" in first
+    assert "✓ bleu : plein 0, 1 pièce à 1 = 1 posé" in first
     # refusals carry on: the reason and a caret under the word at fault
     refusal = re.search(r"✗ refusé \(illegal\) : no split 5/9[^\n]*\n  (.*)\n  ( *\^)", first)
     assert refusal is not None
@@ -105,8 +105,8 @@ def test_a_whole_evening(table_file: Path) -> None:
     assert "à placer (voisins, payé à placer) : transversale 0/2/3 = 10" in first
     assert first.index("bleu : misé 11") < first.index("rouge : misé 45")  # payout order
     # replays of the winning calls
-    assert "bleu: à refaire plein 0 ×1 = 1" in first and "à remettre à bleu : 35" in first
-    assert "rouge: à refaire voisins du zéro ×5 = 45" in first
+    assert "bleu: à refaire plein 0, 1 pièce à 1 = 1" in first and "à remettre à bleu : 35" in first
+    assert "rouge: à refaire voisins du zéro, 9 pièces à 5 = 45" in first
     assert "à remettre à rouge : 75" in first
 
     # closing the console keeps the table: a restart resumes it, nothing lost or doubled
@@ -138,7 +138,7 @@ def test_a_pending_announcement_survives_a_restart(table_file: Path) -> None:
     shown = drive(table_file, ENTER + QUIT)  # the readback is shown again; Enter places it
     assert "en attente de confirmation (Entrée) ou d'abandon (Échap) :" in shown
     assert "tiers du cylindre, 6 pièces à 2 = 12" in shown
-    assert "✓ vert : tiers du cylindre ×2 = 12 posé" in shown
+    assert "✓ vert : tiers du cylindre, 6 pièces à 2 = 12 posé" in shown
     assert Table.open(table_file).state()["staked"] == 12
 
 
@@ -200,8 +200,8 @@ def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
     bet_and_spin(session, "rouge: voisins à 1, plein 26 à 1", 26)
     asked = say(session, "à refaire")
     assert "rouge a gagné 2 mises sur le 26 : dites laquelle ('à refaire 1')" in asked
-    assert "1. voisins du zéro ×1 = 9" in asked and "2. plein 26 ×1 = 1" in asked
-    assert "à refaire plein 26 ×1 = 1" in say(session, "à refaire 2")
+    assert "1. voisins du zéro, 9 pièces à 1 = 9" in asked and "2. plein 26, 1 pièce à 1 = 1" in asked
+    assert "à refaire plein 26, 1 pièce à 1 = 1" in say(session, "à refaire 2")
     assert "already replayed" in say(session, "à refaire 2")
 
 
@@ -346,7 +346,7 @@ def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) 
             _wait_for(out, "Enter to confirm, Esc to cancel")
             assert "orphelins, 5 pieces at 1 = 5" in out.getvalue()
             said_it.set()  # the croupier says "that is correct"
-            _wait_for(out, "✓ red: orphelins ×1 = 5 placed")
+            _wait_for(out, "✓ red: orphelins, 5 pieces at 1 = 5 placed")
     finally:
         said_it.set()
     assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 5
@@ -377,11 +377,11 @@ def test_listening_reports_a_missing_microphone_or_model(tmp_path: Path) -> None
 TALK = {
     "it": ("serie 5/8 da 1", "niente va più", "rien ne va plus: gioco chiuso", "ventisette",
            "━━ 27  rosso · dispari · passe ━━ colpo 1", "a completare",
-           ["rosso: a completare serie 5/8 ×1 = 6", "piazzato dalla vincita: 5",
+           ["rosso: a completare serie 5/8, 6 pezzi da 1 = 6", "piazzato dalla vincita: 5",
             "da consegnare a rosso: 12"]),
     "en": ("tiers by 1", "no more bets", "no more bets: betting closed", "twenty-seven",
            "━━ 27  red · odd · high ━━ round 1", "to complete",
-           ["rosso: to complete tiers ×1 = 6", "placed from the win: 5", "hand to rosso: 12"]),
+           ["rosso: to complete tiers, 6 pieces at 1 = 6", "placed from the win: 5", "hand to rosso: 12"]),
 }  # fmt: skip
 
 
@@ -508,5 +508,5 @@ def test_f6_puts_the_next_legal_reading_in_the_line(tmp_path: Path) -> None:
         pipe.send_text(F6 + ENTER)
         _wait_for(out, "17 and 2 neighbours, 5 pieces at 5 = 25")
         pipe.send_text(ENTER)
-        _wait_for(out, "✓ red: 17 and 2 neighbours ×5 = 25 placed")
+        _wait_for(out, "✓ red: 17 and 2 neighbours, 5 pieces at 5 = 25 placed")
     assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 25

@@ -80,7 +80,7 @@ def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path
     assert "voisins du zéro, 9 pièces à 5 = 45" in screen
     assert "[noir]" not in screen and "●" in screen  # the drawing marks the chips
     terminal.type("")
-    terminal.wait_for("✓ rouge : voisins du zéro ×5 = 45 posé")
+    terminal.wait_for("✓ rouge : voisins du zéro, 9 pièces à 5 = 45 posé")
     terminal.wait_for("misé 45")  # the status bar
 
     os.kill(terminal.pid(), signal.SIGKILL)

@@ -16,7 +16,7 @@ from ..announcement import Announcement, PlacedCall
 from ..drawing import CHIP, draw
 from ..house import House
 from ..layout import RED, BetKind, Position, simple_chance
-from ..readback import call_name, position_name, readback, replay_name
+from ..readback import call_line, position_name, readback, replay_name
 from ..replay import Replay
 from ..settle import Bet, Outcome
 from ..store import SpinReport, money
@@ -77,8 +77,8 @@ def announcement(player: str, a: Announcement, lang: str, house: House) -> Fragm
 
 
 def placed_call(c: PlacedCall, lang: str, house: House) -> str:
-    """A call as named in the readback, with its stake: ``voisins du zéro à 5 = 45``."""
-    return f"{call_name(c, lang, house)} ×{c.unit} = {c.total}"
+    """A call as read back, with its stake: ``voisins du zéro, 9 pièces à 5 = 45``."""
+    return call_line(c, lang, house)
 
 
 def replay(player: str, done: Replay, lang: str, house: House) -> Fragments:

@@ -1,0 +1,95 @@
+"""The cardinal sin, tested by mutation: every accepted corpus announcement with its first
+or last word dropped, a number word dropped or repeated, or two words swapped, is refused,
+asked about, or read as what the mutant itself says (``tests/mutations.py`` states how that
+is decided).  The counts of each kind are in the README."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from callbets import AnnouncementError, find_house, parse
+
+from .conftest import SHARED
+from .mutations import KINDS, mutants, verdict
+
+HERE = Path(__file__).resolve().parent / "corpus"
+SOURCES = sorted(HERE.glob("*.jsonl")) + [SHARED / "corpus" / "sample.jsonl"]
+HOUSE = find_house()
+
+REVIEWED = {
+    # Read by hand: each mutant says exactly what the parser places.
+    ("fr", "cheval dix sept par cinq"): "split 7/10 x5",  # "cheval dix sept" is 7/10
+    ("fr", "cheval dix sept par vingt cinq"): "split 7/10 x25",
+    ("en", "thirty and three neighbours fifty each"): "neighbours 30 n3 x50",
+}
+"""Mutants whose reading the rules of ``mutations.py`` cannot derive, checked by hand."""
+
+
+def _cases() -> list[tuple[str, str]]:
+    out = []
+    for path in SOURCES:
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                case = json.loads(line)
+                out.append((case["lang"], case["text"]))
+    return out
+
+
+def run_mutations() -> tuple[Counter[tuple[str, str]], list[str]]:
+    """Counts per (kind, verdict) over the corpus, and the wrong bets found."""
+    counts: Counter[tuple[str, str]] = Counter()
+    wrong = []
+    for lang, text in _cases():
+        try:
+            original = parse(text, lang, HOUSE)
+        except AnnouncementError:
+            continue
+        for m in mutants(text, lang):
+            result, said = verdict(original, m, lang, HOUSE)
+            if result == "WRONG" and REVIEWED.get((lang, " ".join(m.text.split()))) == said:
+                result = "explained"
+            counts[(m.kind, result)] += 1
+            if result == "WRONG":
+                wrong.append(f"[{lang}] {m.kind}: {text!r} → {m.text!r}: {said}")
+    return counts, wrong
+
+
+@pytest.fixture(scope="module")
+def mutation_run() -> tuple[Counter[tuple[str, str]], list[str]]:
+    return run_mutations()
+
+
+def test_no_mutant_becomes_a_wrong_bet(mutation_run):
+    counts, wrong = mutation_run
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_kind_of_mutant_is_made_in_numbers(mutation_run):
+    counts, _ = mutation_run
+    for kind in KINDS:
+        assert sum(n for (k, _), n in counts.items() if k == kind) >= 500, kind
+
+
+def test_the_oracle_catches_a_wrong_reading():
+    """The verdict is not vacuous: a mutant read as another bet is called WRONG."""
+    from .mutations import Mutant
+
+    original = parse("le 17 et les voisins à 5", "fr", HOUSE)
+    fake = Mutant("swap", "le 17 et tiers à 5", ("voisins", "tiers"))
+    assert verdict(original, fake, "fr", HOUSE)[0] == "WRONG"
+    dropped = Mutant("drop_last", "le 17 et les voisins", ("5",), (5, None))
+    assert verdict(original, dropped, "fr", HOUSE)[0] == "WRONG"  # the stake silently gone
+
+
+if __name__ == "__main__":  # pragma: no cover - prints the table for the README
+    counts, wrong = run_mutations()
+    print(f"{'mutation':12} {'checked':>8} {'refused':>8} {'same':>6} {'explained':>9} {'WRONG':>6}")
+    for kind in KINDS:
+        row = [counts[(kind, v)] for v in ("refused", "same", "explained", "WRONG")]
+        print(f"{kind:12} {sum(row):8} {row[0]:8} {row[1]:6} {row[2]:9} {row[3]:6}")
