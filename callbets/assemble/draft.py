@@ -1,0 +1,171 @@
+"""A call being put together from the pieces of an announcement, and the words that
+name what it can hold (language-neutral concepts: the grammar's terminal names)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..announcement import Call
+from ..transform import Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
+
+POSITION_WORDS = frozenset({"straight", "split", "street", "corner", "sixline"})
+ORDINALS = {"first": 1, "second": 2, "third": 3, "last": 3, "middle": 2}
+MODIFIERS = frozenset({"straight", "split"})
+DIRECTIONS = frozenset({"horizontal", "vertical"})
+FINALE_WORDS = MODIFIERS | DIRECTIONS
+OUTSIDE = frozenset({"dozen", "column"})
+PLURALS = {"dozens": "dozen", "columns": "column"}
+"""Plural words that name two dozens or columns."""
+LISTS = frozenset({*PLURALS, "finales"})
+"""Plural words that take a list of numbers: "les douzaines 1 et 3", "les finales 3 et 6"."""
+NAMED_DOZENS = {"p12": 1, "m12": 2, "d12": 3}
+"""The layout's labels of the dozens (12P, 12M, 12D)."""
+PAIRED = frozenset({"split", "street", "corner", "sixline"})
+"""Positions named by two numbers, which may be said with "and" between them."""
+CHANCES = frozenset({"red", "black", "even", "odd", "low", "high"})
+TAKES_NUMBERS = POSITION_WORDS | {"finale", "complete", "serie"} | OUTSIDE | LISTS
+POSTFIX = POSITION_WORDS | {"complete", "serie", "first", "last", "middle"}
+QUALIFIED = frozenset({"finale", "finales", "orphelins", "tiers", "serie", *PLURALS})
+"""Calls that ``en plein`` / ``à cheval`` said after them qualify."""
+ONE_NUMBER_CALLS = frozenset({"complete", "finale", *OUTSIDE})
+"""Calls whose number is their argument: "finale 3 et 7" may mean two finales."""
+SERIES = {(5, 8): "tiers", (0, 2, 3): "voisins", (5, 8, 10, 11): "tiers_5_8_10_11"}
+SIMPLE_CALLS = {
+    "voisins": "voisins",
+    "jeu_zero": "jeu_zero",
+    "nassa": "nassa",
+    "ferrari": "gioco_ferrari",
+}
+RANGE_CALLS = {
+    (1, 18): Call("low"),
+    (19, 36): Call("high"),
+    (1, 12): Call("dozen", (1,)),
+    (13, 24): Call("dozen", (2,)),
+    (25, 36): Call("dozen", (3,)),
+}
+
+
+@dataclass
+class Draft:
+    """A call being put together from its pieces."""
+
+    start: int
+    words: list[WordEl] = field(default_factory=list)
+    nums: Nums | None = None
+    neighbours: NeighboursEl | None = None
+    centres: tuple[int, ...] = ()
+    linked: bool = False
+    """Its numbers came after "du"/"of" ("les voisins du 17")."""
+    alone: bool = False
+    """Its neighbours word names the voisins du zéro when said alone ("les voisins")."""
+    more: list[Nums] = field(default_factory=list)
+    """Further numbers of a plural call ("les douzaines 1 et 3")."""
+    range: RangeEl | None = None
+    stake: StakeEl | None = None
+    sep_before: str | None = None
+
+    @property
+    def concepts(self) -> list[str]:
+        """The concepts of the words so far."""
+        return [w.concept for w in self.words]
+
+    @property
+    def head(self) -> str | None:
+        """The main word: the first that is not a qualifier (plein, cheval, an ordinal…)."""
+        for c in self.concepts:
+            if c not in FINALE_WORDS and c not in ORDINALS:
+                return c
+        return self.concepts[0] if self.concepts else None
+
+    @property
+    def is_bare(self) -> bool:
+        """Only numbers, no word yet."""
+        return (
+            not self.words
+            and self.neighbours is None
+            and self.range is None
+            and self.nums is not None
+        )
+
+    def absorbs(self, word: WordEl) -> bool:
+        """Whether a word said right after this draft qualifies it."""
+        c, have = word.concept, set(self.concepts)
+        if self.neighbours is not None:
+            return False
+        if self.range is not None:
+            return not self.words and (c in CHANCES or c in OUTSIDE)
+        if self.is_bare:
+            return c in POSTFIX or (c in PLURALS and self._count_only)
+        head = self.head
+        if c in MODIFIERS and head in QUALIFIED and not MODIFIERS & have:
+            return True
+        finale = head in ("finale", "finales")
+        if c in DIRECTIONS and (finale or have <= FINALE_WORDS) and not DIRECTIONS & have:
+            return True
+        if c in FINALE_WORDS and c not in have and have <= FINALE_WORDS and self.nums is None:
+            return True  # "vertical split final 1/4": qualifiers said before "final"
+        if c in ("finale", "finales") and have and have <= FINALE_WORDS and self.nums is None:
+            return True
+        outside = OUTSIDE | set(PLURALS)
+        if c in ORDINALS and head in outside and not ORDINALS.keys() & have:
+            return True
+        # "première douzaine", "à cheval sur les douzaines": said before the dozen word
+        return c in outside and bool(have) and have <= ORDINALS.keys() | {"split"}
+
+    @property
+    def _count_only(self) -> bool:
+        """A single number that may count what follows ("deux douzaines")."""
+        return self.nums is not None and len(self.nums.numbers) == 1
+
+    def wants_numbers(self, nums: Nums) -> bool:
+        """Whether numbers said right after this draft belong to it."""
+        if self.nums is not None or self.range is not None:
+            return False
+        if self.neighbours is not None:
+            return False
+        have = set(self.concepts)
+        if have & {"tiers", "serie"} and "serie" not in have:
+            return nums.numbers in ((5, 8), (5, 8, 10, 11))
+        if have & (OUTSIDE | set(PLURALS)):
+            return not have & ORDINALS.keys()
+        return bool(have & TAKES_NUMBERS) or (bool(have) and have <= ORDINALS.keys())
+
+    def positions(self) -> tuple[int, ...]:
+        """How many positions or centres were announced: what a regrouping of number
+        words ("trente sept" as 37 or as 30 and 7) must not change silently."""
+        if self.neighbours is not None:
+            return (len(self.centres) or len(self.nums.numbers if self.nums else ()),)
+        if self.head in ("straight", "complete") and self.nums is not None:
+            return (len(self.nums.numbers),)
+        return (1,)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A count of pieces or a total said with some calls, checked once they are placed."""
+
+    kind: str
+    """``pieces`` or ``total``."""
+    value: int
+    text: str
+    start: int
+    targets: tuple[int, ...]
+    """Indexes of the drafts it is said of."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A bare number after a call ("voisins 45"): stake, or another bet?"""
+
+    nums: Nums
+    targets: tuple[int, ...]
+
+
+def group_key(draft: Draft) -> int:
+    """Calls sharing a stake form one group (the stake's identity); unstaked calls stand alone."""
+    return id(draft.stake) if draft.stake is not None else -id(draft)
+
+
+def start_of(el: Element) -> int:
+    """Where an element starts in the text."""
+    return el.start

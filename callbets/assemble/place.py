@@ -1,0 +1,219 @@
+"""From drafts to placed calls: stakes shared out, counts and totals checked, and the
+questions that can only be asked once every call is known ("voisins à 5 et tiers")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..announcement import Announcement, Call, PlacedCall
+from ..catalogue import Recipe
+from ..errors import (
+    AmbiguousError,
+    AnnouncementError,
+    IllegalBetError,
+    StakeError,
+    UnrecognizedError,
+)
+from .draft import Check, Draft, Question, group_key
+from .resolve import as_position, resolve
+
+if TYPE_CHECKING:
+    from .walk import Assembler
+
+
+class Placing:
+    """Places the calls of a fed :class:`~callbets.assemble.walk.Assembler`."""
+
+    def __init__(self, asm: Assembler) -> None:
+        self.house = asm.house
+        self.text = asm.text
+        self.drafts = asm.drafts
+        self.checks = asm.checks
+        self.questions = asm.questions
+        self.repeats = asm.repeats
+
+    def announcement(self) -> Announcement:
+        """The calls with their stakes, once every element is fed.
+
+        :raises AnnouncementError: an illegal or unclear bet or stake.
+        """
+        if not self.drafts:
+            raise UnrecognizedError("no bet in this announcement", column=0)
+        resolved = [(d, resolve(d, self.house)) for d in self.drafts]
+        recipes = [(d, call, self._recipe(d, call)) for d, calls in resolved for call in calls]
+        if self.questions:
+            self._ask(self.questions[0], recipes)
+        groups: dict[int, list[tuple[Call, Recipe]]] = {}
+        for draft, call, recipe in recipes:
+            groups.setdefault(group_key(draft), []).append((call, recipe))
+        units = {key: self._unit(key, members) for key, members in groups.items()}
+        placed = [
+            (draft, PlacedCall.from_recipe(call, units[group_key(draft)], recipe))
+            for draft, call, recipe in recipes
+        ]
+        for check in self.checks:
+            self._verify(check, placed)
+        for before, after in self.repeats:
+            self._ask_repeat(before, after, placed)
+        self._ask_unstaked_tail(placed)
+        for draft in self.drafts:
+            self._ask_finales_pair(draft, placed)
+        return Announcement(self.text, tuple(p for _, p in placed))
+
+    def _ask_finales_pair(self, draft: Draft, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        """ "finals eight and nine": the finales 8 and 9 en plein, or the finale 8/9 à cheval?"""
+        if draft.head != "finales" or "straight" in draft.concepts or len(draft.more) != 1:
+            return
+        mine = [p for d, p in placed if d is draft]
+        digits = sorted(n for p in mine for n in p.call.numbers)
+        if len(mine) != 2 or len(digits) != 2 or digits[1] - digits[0] not in (1, 3):
+            return
+        cheval = Call("finale_cheval", (digits[0], digits[1]))
+        try:
+            cheval.recipe(self.house)
+        except IllegalBetError:
+            return
+        raise AmbiguousError(
+            f"finales {digits[0]} and {digits[1]}: two finales en plein, or the finale "
+            f"{digits[0]}/{digits[1]} à cheval? Say 'en plein' or 'à cheval'",
+            [" ; ".join(p.notation() for p in mine), f"{cheval.notation()} x{mine[0].unit}"],
+            column=draft.start,
+        )
+
+    def _ask_unstaked_tail(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        """ "voisins à 5 et tiers": is the tiers at 5 too, or at one piece?  Ask."""
+        last = max((i for i, d in enumerate(self.drafts) if d.stake is not None), default=None)
+        if last is None or last == len(self.drafts) - 1:
+            return
+        tail = self.drafts[last + 1 :]
+        stake = self.drafts[last].stake
+        assert stake is not None
+        head = [p for d, p in placed if not any(d is t for t in tail)]
+        rest = [p for d, p in placed if any(d is t for t in tail)]
+
+        def said(calls: list[PlacedCall]) -> str:
+            return " ; ".join(c.notation() for c in calls)
+
+        readings = [said(head + rest)]
+        if stake.kind == "piece":
+            readings.append(said(head + [replace(c, unit=stake.amount) for c in rest]))
+        if len(tail) == 1 and tail[0].is_bare and tail[0].nums is not None:
+            total = sum(c.total for c in head)
+            if tail[0].nums.numbers == (total,):
+                readings.append(said(head))
+        raise AmbiguousError(
+            f"'{stake.text}' is said before the last bets: do they have a stake of their "
+            "own? Say the stake after each bet, or once at the end",
+            list(dict.fromkeys(readings)),
+            column=tail[0].start,
+        )
+
+    def _ask_repeat(
+        self, before: Draft, after: Draft, placed: list[tuple[Draft, PlacedCall]]
+    ) -> None:
+        """ "finale 3 et 7": the finale 7, or the 7 en plein?  Ask, when both are bets."""
+        gone = not any(d is after for d in self.drafts)
+        # "finale 3 et 6 en plein": the finale 6 en plein, or the 6 en plein?
+        plein = before.head == "finale" and after.concepts == ["straight"]
+        bare = after.is_bare or (plein and not after.neighbours and not after.range)
+        if gone or not bare or after.nums is None or len(after.nums.numbers) != 1:
+            return
+        n = after.nums.numbers[0]
+        try:
+            words = before.words + after.words
+            again_draft = replace(before, nums=after.nums, start=after.start, words=words)
+            (again,) = resolve(again_draft, self.house)
+            again.recipe(self.house)
+        except (AnnouncementError, ValueError):
+            return
+        mine = next(p for d, p in placed if d is after)
+        first = " ; ".join(p.notation() for d, p in placed if d is not after)
+        other = PlacedCall(again, mine.unit, ()).notation()
+        raise AmbiguousError(
+            f"'{n}' after '{before.words[0].text if before.words else 'voisins'} "
+            f"{before.nums.numbers[0]}': the same bet on {n}, or a straight-up on {n}? "  # type: ignore[union-attr]
+            "Say the bet's name before each number",
+            [f"{first} ; {mine.notation()}", f"{first} ; {other}"],
+            column=after.start,
+        )
+
+    def _recipe(self, draft: Draft, call: Call) -> Recipe:
+        try:
+            return call.recipe(self.house)
+        except IllegalBetError as err:
+            err.column = draft.start if err.column is None else err.column
+            raise
+
+    def _ask(self, q: Question, recipes: list[tuple[Draft, Call, Recipe]]) -> None:
+        """ "voisins 45": list what it could mean, as bets."""
+        targets = [self.drafts[i] for i in q.targets]
+        members = [(c, r) for d, c, r in recipes if any(d is t for t in targets)]
+        said = "/".join(map(str, q.nums.numbers))
+        calls = " ; ".join(c.notation() for c, _ in members)
+        pieces = sum(k for _, r in members for _, k in r)
+        readings = []
+        if len(q.nums.numbers) == 1:
+            amount = q.nums.numbers[0]
+            readings.append(f"{calls} x{amount}")
+            if amount % pieces == 0 and pieces > 1:
+                readings.append(f"{calls} x{amount // pieces}")
+        as_bet = as_position(q.nums.numbers)
+        if as_bet is not None:
+            unit = f"x{self.house.piece_value}"
+            readings.append(" ; ".join(f"{c.notation()} {unit}" for c, _ in members) +
+                            f" ; {as_bet.notation()} {unit}")  # fmt: skip
+        raise AmbiguousError(
+            f"'{said}' after the bet: is it the stake or another number? "
+            "Say the stake with its word ('à 5', 'pour 45')",
+            readings,
+            column=q.nums.start,
+        )
+
+    def _unit(self, key: int, members: list[tuple[Call, Recipe]]) -> int:
+        stake = next((d.stake for d in self.drafts if group_key(d) == key), None)
+        if stake is None:
+            return self.house.piece_value
+        if stake.kind == "piece":
+            return stake.amount
+        pieces = sum(k for _, recipe in members for _, k in recipe)
+        if stake.kind == "total" or (pieces == 1 and stake.kind != "piece"):
+            if stake.amount % pieces:
+                low = stake.amount // pieces
+                raise StakeError(
+                    f"{stake.amount} in total does not divide into {pieces} pieces "
+                    f"(between {low} and {low + 1} a piece)",
+                    column=stake.start,
+                )
+            return stake.amount // pieces
+        if stake.kind == "money" and self.house.bare_amount == "per_piece":
+            return stake.amount
+        said = " ; ".join(call.notation() for call, _ in members)
+        readings = [f"{said} x{stake.amount}"]
+        if stake.amount % pieces == 0:
+            readings.append(f"{said} x{stake.amount // pieces}")
+        raise AmbiguousError(
+            f"'{stake.text}': {stake.amount} a piece, or {stake.amount} in total?",
+            readings,
+            column=stake.start,
+        )
+
+    def _verify(self, check: Check, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        targets = [self.drafts[i] for i in check.targets]
+        calls = [p for d, p in placed if any(d is t for t in targets)]
+        names = " ; ".join(c.call.notation() for c in calls)
+        if check.kind == "pieces":
+            pieces = sum(c.pieces for c in calls)
+            if pieces != check.value:
+                raise StakeError(
+                    f"'{check.text}': {names} is {pieces} pieces, not {check.value}",
+                    column=check.start,
+                )
+            return
+        total = sum(c.total for c in calls)
+        whole = sum(p.total for _, p in placed)
+        if check.value not in (total, whole):
+            raise StakeError(
+                f"'{check.text}': {names} add up to {total}, not {check.value}",
+                column=check.start,
+            )

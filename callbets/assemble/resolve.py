@@ -1,0 +1,346 @@
+"""From a draft to the calls it stands for: every part of the draft must be used."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..announcement import Call
+from ..errors import AmbiguousError, IllegalBetError, UnrecognizedError
+from ..house import House
+from ..layout import BetKind, from_pair, inside
+from .draft import (
+    CHANCES,
+    DIRECTIONS,
+    FINALE_WORDS,
+    MODIFIERS,
+    NAMED_DOZENS,
+    ORDINALS,
+    OUTSIDE,
+    PLURALS,
+    RANGE_CALLS,
+    SERIES,
+    SIMPLE_CALLS,
+    Draft,
+)
+
+
+def _illegal(message: str, draft: Draft) -> IllegalBetError:
+    return IllegalBetError(message, column=draft.start)
+
+
+def _unused(draft: Draft, what: str) -> UnrecognizedError:
+    return UnrecognizedError(f"'{what}' does not fit this bet", column=draft.start)
+
+
+def as_position(nums: tuple[int, ...]) -> Call | None:
+    """The bet a group of numbers names on its own, if any."""
+    if any(n > 36 for n in nums):
+        return None
+    if len(nums) == 1:
+        return Call("straight", nums)
+    pos = from_pair(*nums) if len(nums) == 2 else inside(nums)
+    return Call(pos.kind.value, pos.numbers) if pos is not None else None
+
+
+def _numbers(draft: Draft, what: str) -> tuple[int, ...]:
+    if draft.nums is None:
+        raise _illegal(f"{what}: which number?", draft)
+    for n in draft.nums.numbers:
+        if n > 36:
+            raise IllegalBetError(f"{n} is not on the layout (0 to 36)", column=draft.nums.start)
+    return draft.nums.numbers
+
+
+def _only(draft: Draft, allowed: set[str] | frozenset[str], numbers: bool) -> None:
+    """Refuse a draft holding a word or numbers its call does not use."""
+    for w in draft.words:
+        if w.concept not in allowed:
+            raise _unused(draft, w.text)
+    if not numbers and draft.nums is not None:
+        said = "/".join(map(str, draft.nums.numbers))
+        raise _unused(draft, said)
+    if draft.more or draft.range is not None:
+        raise _unused(draft, "the numbers after it")
+
+
+def resolve(draft: Draft, house: House) -> list[Call]:
+    """The calls one draft stands for; every part of it must be used."""
+    if draft.neighbours is not None:
+        return [_resolve_neighbours(draft)]
+    if draft.range is not None:
+        return [_resolve_range(draft)]
+    head = draft.head
+    have = set(draft.concepts)
+    if head is None:
+        return [_position_by_numbers(draft)]
+    if head in SIMPLE_CALLS:
+        _only(draft, {head}, numbers=False)
+        return [Call(SIMPLE_CALLS[head])]
+    if head in CHANCES:
+        _only(draft, {head}, numbers=False)
+        return [Call(BetKind(head).value)]
+    if head in ("tiers", "serie"):
+        return [_resolve_tiers(draft)]
+    if head == "orphelins":
+        _only(draft, {"orphelins", *MODIFIERS}, numbers=False)
+        if "straight" in have:
+            return [Call("orphelins_plein")]
+        plein = house.orphelins_default == "plein" and "split" not in have
+        return [Call("orphelins_plein" if plein else "orphelins")]
+    if head == "finale":
+        return [_resolve_finale(draft, _numbers(draft, "finale"))]
+    if head == "finales":
+        lists = [_numbers(draft, "finales"), *(m.numbers for m in draft.more)]
+        return [_resolve_finale(replace(draft, more=[]), nums) for nums in lists]
+    if head in NAMED_DOZENS:
+        _only(draft, {head}, numbers=False)
+        return [Call("dozen", (NAMED_DOZENS[head],))]
+    if head == "complete":
+        _only(draft, {"complete"}, numbers=True)
+        nums = _numbers(draft, "complet")
+        _one_each(draft, nums)
+        return [Call("complete", (n,)) for n in nums]
+    if head in OUTSIDE:
+        return [_resolve_outside(draft, head)]
+    if head in PLURALS:
+        return _resolve_plural(draft, head, house)
+    if head in ORDINALS:
+        return [_resolve_ordinal(draft)]
+    return _resolve_named(draft, head)
+
+
+def _one_each(draft: Draft, nums: tuple[int, ...]) -> None:
+    """ "en plein 17 20": numbers with nothing between name one position, not two bets."""
+    if len(nums) > 1:
+        said = " ".join(map(str, nums))
+        raise AmbiguousError(
+            f"'{said}' with nothing between: one bet on each, or a number heard wrong? "
+            "Say 'et' between the numbers",
+            [],
+            column=draft.start,
+        )
+
+
+def _resolve_neighbours(draft: Draft) -> Call:
+    nb = draft.neighbours
+    assert nb is not None
+    _only(replace(draft, more=[]), set(), numbers=True)
+    if draft.nums is not None:
+        nums = _numbers(draft, "voisins du") + tuple(n for m in draft.more for n in m.numbers)
+        if any(n > 36 for n in nums):
+            raise _illegal(f"{max(nums)} is not on the layout (0 to 36)", draft)
+        if len(set(nums)) != len(nums):
+            raise _illegal("the same number twice", draft)
+        if nums == (0,) and nb.count is None:
+            return Call("voisins")
+        return Call("neighbours", nums, nb.count)
+    if not draft.centres:
+        if nb.count is not None:
+            raise _illegal(f"{nb.count} neighbours of which number?", draft)
+        if draft.sep_before == "with" or not draft.alone:
+            raise _illegal("neighbours of which number?", draft)
+        return Call("voisins")
+    for n in draft.centres:
+        if n > 36:
+            raise _illegal(f"{n} is not on the layout (0 to 36)", draft)
+    return Call("neighbours", draft.centres, nb.count)
+
+
+def _resolve_tiers(draft: Draft) -> Call:
+    _only(draft, {"tiers", "serie", *MODIFIERS}, numbers=True)
+    nums = draft.nums.numbers if draft.nums is not None else None
+    if draft.head == "serie" or "serie" in draft.concepts:
+        if nums is None:
+            raise _illegal("serie: which one? (serie 5/8 or 0/2/3)", draft)
+        if nums not in SERIES:
+            raise _illegal(f"no serie {'/'.join(map(str, nums))} (serie 5/8 or 0/2/3)", draft)
+    name = SERIES[nums] if nums is not None else "tiers"
+    if "straight" in draft.concepts:
+        if name != "tiers":
+            raise _illegal(f"there is no {name.replace('_', ' ')} en plein", draft)
+        return Call("tiers_plein")
+    if "split" in draft.concepts and name != "tiers":
+        raise _illegal(f"{name.replace('_', ' ')} is not all à cheval", draft)
+    return Call(name)
+
+
+def _resolve_finale(draft: Draft, nums: tuple[int, ...]) -> Call:
+    _only(draft, {"finale", "finales", *FINALE_WORDS}, numbers=True)
+    have = set(draft.concepts)
+    if "straight" in have and have & ({"split"} | DIRECTIONS):
+        raise _illegal("a finale is en plein or à cheval, not both", draft)
+    cheval = have & ({"split"} | DIRECTIONS)
+    if len(nums) == 1 and not cheval:
+        return Call("finale_plein", nums)
+    if len(nums) == 2 and "straight" not in have:
+        low, high = sorted(nums)
+        for direction, gap in (("horizontal", 1), ("vertical", 3)):
+            if direction in have and high - low != gap:
+                raise _illegal(
+                    f"finale {low}/{high} is not {direction}: a {direction} finale à cheval "
+                    f"is two digits {'side by side (8/9)' if gap == 1 else 'a row apart (3/6)'}",
+                    draft,
+                )
+        return Call("finale_cheval", (low, high))
+    form = "à cheval takes two digits (8/9)" if cheval else "en plein takes one digit"
+    raise _illegal(f"finale {'/'.join(map(str, nums))}: a finale {form}", draft)
+
+
+def _ordinal(draft: Draft) -> int | None:
+    return next((ORDINALS[c] for c in draft.concepts if c in ORDINALS), None)
+
+
+def _outside_index(head: str, n: int) -> int | None:
+    if head == "column" and n in (34, 35, 36):
+        return n - 33
+    return n if n in (1, 2, 3) else None
+
+
+def _resolve_outside(draft: Draft, head: str) -> Call:
+    _only(draft, {head, *ORDINALS}, numbers=True)
+    ordinal = _ordinal(draft)
+    what = "column" if head == "column" else "dozen"
+    if ordinal is not None and draft.nums is not None:
+        said = "/".join(map(str, draft.nums.numbers))
+        raise _unused(draft, said)
+    if ordinal is None and draft.nums is not None and len(draft.nums.numbers) == 1:
+        ordinal = _outside_index(head, draft.nums.numbers[0])
+    if ordinal is None:
+        raise _illegal(f"which {what}?", draft)
+    return Call(head, (ordinal,))
+
+
+def _resolve_plural(draft: Draft, head: str, house: House) -> list[Call]:
+    """ "les deux premières douzaines", "les colonnes 34 et 35 à cheval", "douzaines 1 et 3"."""
+    single = PLURALS[head]
+    _only_plural(draft, head)
+    twice = "two_dozens" if single == "dozen" else "two_columns"
+    ordinal = next((c for c in draft.concepts if c in ORDINALS), None)
+    nums = draft.nums.numbers if draft.nums is not None else ()
+    if ordinal is not None:
+        if nums != (2,) or draft.more or ordinal not in ("first", "last"):
+            raise _illegal(f"which {head}? ('les deux premières', 'les deux dernières')", draft)
+        return [Call(twice, (1 if ordinal == "first" else 2,))]
+    said = nums + tuple(n for m in draft.more for n in m.numbers)
+    indexes = [_outside_index(single, n) for n in said]
+    if not indexes or None in indexes:
+        raise _illegal(f"which {head}?", draft)
+    idx = sorted(i for i in indexes if i is not None)
+    if len(set(idx)) != len(idx):
+        raise _illegal(f"the same {single} twice", draft)
+    apart = [Call(single, (i,)) for i in idx]
+    side_by_side = len(idx) == 2 and idx[1] - idx[0] == 1
+    if "split" in draft.concepts:
+        if not side_by_side:
+            raise _illegal(f"{head} à cheval are two side by side", draft)
+        return [Call(twice, (idx[0],))]
+    if side_by_side and house.allow_24_numbers:
+        unit = f"x{house.piece_value}"
+        raise AmbiguousError(
+            f"two {head}: one bet on both (à cheval, 24 numbers), or one bet on each?",
+            [f"{Call(twice, (idx[0],)).notation()} {unit}",
+             " ; ".join(f"{c.notation()} {unit}" for c in apart)],
+            column=draft.start,
+        )  # fmt: skip
+    return apart
+
+
+def _only_plural(draft: Draft, head: str) -> None:
+    for w in draft.words:
+        if w.concept not in {head, "split", *ORDINALS}:
+            raise _unused(draft, w.text)
+    if draft.range is not None:
+        raise _unused(draft, draft.range.text)
+
+
+def _resolve_range(draft: Draft) -> Call:
+    rng = draft.range
+    assert rng is not None
+    call = RANGE_CALLS[(rng.low, rng.high)]
+    if draft.words:
+        said = Call(draft.head or "") if draft.head in CHANCES else None
+        if draft.head in OUTSIDE:
+            _only(replace(draft, range=None), {draft.head, *ORDINALS}, numbers=False)
+            ordinal = _ordinal(draft)
+            said = Call(draft.head, (ordinal,)) if ordinal else Call(draft.head, call.numbers)
+        if said != call:
+            raise _illegal(f"'{draft.words[0].text}' is not {rng.low} to {rng.high}", draft)
+    return call
+
+
+RUNS = {
+    ("first", 3): ("street", (1, 2, 3)), ("last", 3): ("street", (34, 35, 36)),
+    ("first", 4): ("corner", (0, 1, 2, 3)),
+    ("first", 6): ("sixline", (1, 2, 3, 4, 5, 6)),
+    ("last", 6): ("sixline", (31, 32, 33, 34, 35, 36)),
+    ("first", 12): ("dozen", (1,)), ("middle", 12): ("dozen", (2,)), ("last", 12): ("dozen", (3,)),
+    ("first", 24): ("two_dozens", (1,)), ("last", 24): ("two_dozens", (2,)),
+}  # fmt: skip
+""""trois premiers", "quatre premiers", "six derniers", "douze milieu", "first four"…"""
+
+
+def _resolve_ordinal(draft: Draft) -> Call:
+    _only(draft, frozenset(ORDINALS), numbers=True)
+    if len(draft.words) > 1:
+        raise _unused(draft, draft.words[1].text)
+    which = draft.concepts[0]
+    nums = _numbers(draft, which)
+    if len(nums) == 1 and (which, nums[0]) in RUNS:
+        name, numbers = RUNS[(which, nums[0])]
+        return Call(name, numbers)
+    raise _illegal(f"no bet called '{draft.words[0].text} {nums[0]}'", draft)
+
+
+def _describe(nums: tuple[int, ...]) -> str:
+    return "/".join(map(str, nums))
+
+
+def _position_by_numbers(draft: Draft) -> Call:
+    nums = _numbers(draft, "bet")
+    found = as_position(nums)
+    if found is None:
+        raise _illegal(_why_not(nums), draft)
+    return found
+
+
+def _why_not(nums: tuple[int, ...]) -> str:
+    if len(nums) == 2:
+        a, b = sorted(nums)
+        return f"no position {a}/{b}: {a} and {b} are not a split, street, corner or six-line"
+    return f"no position {_describe(nums)} on the layout"
+
+
+def _resolve_named(draft: Draft, head: str) -> list[Call]:
+    _only(draft, {head}, numbers=True)
+    nums = _numbers(draft, draft.words[0].text)
+    kind = BetKind(head)
+    if kind is BetKind.STRAIGHT:
+        _one_each(draft, nums)
+        return [Call("straight", (n,)) for n in nums]
+    if kind is BetKind.STREET and nums == (0,):
+        raise AmbiguousError(
+            "which transversale of the zero: 0/1/2 or 0/2/3?",
+            ["street 0/1/2 x1", "street 0/2/3 x1"],
+            column=draft.start,
+        )
+    if kind is BetKind.SPLIT and nums == (0,):
+        raise AmbiguousError(
+            "which split of the zero: 0/1, 0/2 or 0/3?",
+            ["split 0/1 x1", "split 0/2 x1", "split 0/3 x1"],
+            column=draft.start,
+        )
+    if kind is BetKind.CORNER and nums == (0,):
+        return [Call("corner", (0, 1, 2, 3))]
+    pos = from_pair(*nums) if len(nums) == 2 else inside(nums)
+    if pos is not None and pos.kind is kind:
+        return [Call(kind.value, pos.numbers)]
+    said = _describe(tuple(sorted(nums)))
+    column = draft.nums.start if draft.nums is not None else draft.start
+    if kind is BetKind.SPLIT and len(nums) == 2:
+        a, b = sorted(nums)
+        reason = f"no split {a}/{b}: {a} and {b} are not next to each other"
+    else:
+        reason = f"no {kind.value} {said} on the layout"
+    if pos is not None:
+        reason += f" ({said} names a {pos.kind.value})"
+    raise IllegalBetError(reason, column=column)

@@ -1,0 +1,430 @@
+"""Walking the elements of one reading: which pieces bind into which call (the rules of
+:mod:`callbets.assemble`)."""
+
+from __future__ import annotations
+
+from ..announcement import Announcement
+from ..errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
+from ..house import House
+from ..talk import TABLE_TALK
+from ..transform import (
+    CheckEl,
+    Element,
+    LinkEl,
+    NeighboursEl,
+    Nums,
+    PiecesEl,
+    RangeEl,
+    Sep,
+    StakeEl,
+    WordEl,
+)
+from .draft import (
+    CHANCES,
+    FINALE_WORDS,
+    LISTS,
+    ONE_NUMBER_CALLS,
+    OUTSIDE,
+    PAIRED,
+    Check,
+    Draft,
+    Question,
+    start_of,
+)
+from .place import Placing
+
+
+class Assembler:
+    """Runs the rules of the module docstring over one element list."""
+
+    def __init__(self, house: House, text: str, alone: frozenset[str] = frozenset()) -> None:
+        self.house = house
+        self.text = text
+        self.alone = alone
+        """The neighbours words that, alone, name the voisins du zéro ("les voisins")."""
+        self.drafts: list[Draft] = []
+        self.current: Draft | None = None
+        self.last_sep: str | None = None
+        self.staked_upto = 0
+        self.link: LinkEl | None = None
+        self.link_target: Draft | None = None
+        self.forward: StakeEl | None = None
+        self.checks: list[Check] = []
+        self.questions: list[Question] = []
+        self.after_stake = False
+        """The element just before was a stake, a count or a check."""
+        self.juxtaposed: WordEl | None = None
+        """A bet word said right after another bet, until an "et" makes it a list."""
+        self.repeats: list[tuple[Draft, Draft]] = []
+        """(call on one number, the bare number said after it): asked about at the end."""
+
+    # ---- walking the elements ------------------------------------------------
+    def feed(self, elements: list[Element]) -> None:
+        """Consume every element.
+
+        :raises AnnouncementError: pieces that cannot go together.
+        """
+        for el in elements:
+            if self.link is not None and not isinstance(el, Nums):
+                raise UnrecognizedError(
+                    f"'{self.link.text}' must be followed by a number", column=self.link.start
+                )
+            if isinstance(el, Sep):
+                self.current, self.last_sep = None, el.kind
+                if el.kind == "and":
+                    self.juxtaposed = None
+                self.after_stake = False
+                continue
+            if self.last_sep == "with" and not isinstance(el, NeighboursEl):
+                raise UnrecognizedError(
+                    "'with' (avec, con) goes before the neighbours: say 'et' between two bets",
+                    column=start_of(el),
+                )
+            if isinstance(el, StakeEl):
+                self._refuse_juxtaposed()
+                self._stake(el)
+            elif isinstance(el, NeighboursEl):
+                self._neighbours(el)
+            elif isinstance(el, WordEl):
+                self._word(el)
+            elif isinstance(el, LinkEl):
+                self._link(el)
+            elif isinstance(el, PiecesEl | CheckEl):
+                self._check(el)
+            elif isinstance(el, RangeEl):
+                self._range(el)
+            else:
+                self._numbers(el)
+            self.last_sep = None
+            forward = isinstance(el, StakeEl) and el.kind == "forward"
+            self.after_stake = isinstance(el, StakeEl | CheckEl | PiecesEl) and not forward
+        self._refuse_juxtaposed()
+        if self.forward is not None and not any(d.stake is self.forward for d in self.drafts):
+            raise StakeError(
+                f"'{self.forward.text}': on which bet? Say it after the amount",
+                column=self.forward.start,
+            )
+
+    def _refuse_juxtaposed(self) -> None:
+        """Two bets side by side are a list only when "et" comes before the last one."""
+        el = self.juxtaposed
+        if el is not None:
+            raise AmbiguousError(
+                f"'{el.text}' right after another bet with nothing between: two bets, or a "
+                "word heard wrong? Say 'et' between two bets",
+                [],
+                column=el.start,
+            )
+
+    def _new(self, start: int) -> Draft:
+        draft = Draft(start, sep_before=self.last_sep, stake=self.forward)
+        self.drafts.append(draft)
+        self.current = draft
+        return draft
+
+    def _word(self, el: WordEl) -> None:
+        if el.concept in TABLE_TALK:
+            self._refuse_talk(el)
+        cur = self.current
+        if cur is not None and cur.absorbs(el):
+            cur.words.append(el)
+            self._postfix_on_a_list(cur, el)
+            return
+        if cur is not None and cur.is_bare:
+            said = "/".join(map(str, cur.nums.numbers))  # type: ignore[union-attr]
+            raise AmbiguousError(
+                f"'{said}' then '{el.text}' with nothing between: is {said} a bet of its "
+                f"own, or part of '{el.text}'? Say 'et' between two bets",
+                [],
+                column=el.start,
+            )
+        if cur is not None and el.concept in FINALE_WORDS:
+            raise IllegalBetError(
+                f"'{el.text}' does not go with the bet before it", column=el.start
+            )
+        if cur is not None and self.juxtaposed is None:
+            self.juxtaposed = el  # "voisins tiers et orphelins": a list, if an "et" follows
+        self._new(el.start).words.append(el)
+
+    def _postfix_on_a_list(self, draft: Draft, el: WordEl) -> None:
+        """ "17 et 20 complets": both complete, or a straight on 17?  Ask."""
+        if el.concept not in ONE_NUMBER_CALLS or draft.words[1:] or draft.sep_before is None:
+            return
+        before = self.drafts[-2] if len(self.drafts) > 1 else None
+        if before is None or not before.is_bare or before.stake is not draft.stake:
+            return
+        a = "/".join(map(str, before.nums.numbers))  # type: ignore[union-attr]
+        b = "/".join(map(str, draft.nums.numbers))  # type: ignore[union-attr]
+        raise AmbiguousError(
+            f"'{a}' and '{b} {el.text}': is {a} '{el.text}' too, or a straight-up? "
+            f"Say '{el.text}' after each number",
+            [],
+            column=el.start,
+        )
+
+    def _refuse_talk(self, el: WordEl) -> None:
+        if el.concept in ("chatter", "close"):
+            raise UnrecognizedError(f"'{el.text}' is table talk, not a bet", column=el.start)
+        raise UnrecognizedError(
+            f"'{el.text}' replays a winning bet after the spin; it is not a new bet",
+            column=el.start,
+        )
+
+    def _link(self, el: LinkEl) -> None:
+        cur = self.current
+        if cur is None and self._more_neighbours():
+            self.link, self.link_target = el, self.drafts[-1]
+            return
+        free = cur is not None and cur.nums is None and not cur.centres and cur.range is None
+        if (
+            free
+            and cur is not None
+            and (
+                cur.neighbours is not None
+                or cur.wants_numbers(Nums((), el.start))
+                or cur.head in ("tiers", "serie")
+            )
+        ):
+            self.link, self.link_target = el, cur
+            return
+        raise UnrecognizedError(f"'{el.text}' does not fit here", column=el.start)
+
+    def _more_neighbours(self) -> bool:
+        """ "les voisins du 8 et du 23": "du" after "et" adds a centre to the call before."""
+        if self.last_sep not in ("and", "comma") or not self.drafts:
+            return False
+        before = self.drafts[-1]
+        return before.neighbours is not None and before.linked and before.stake is self.forward
+
+    def _numbers(self, el: Nums) -> None:
+        if len(set(el.numbers)) != len(el.numbers):
+            said = "/".join(map(str, el.numbers))
+            raise UnrecognizedError(f"'{said}': a number is said twice", column=el.start)
+        cur = self.current
+        if self.link is not None:
+            target, self.link = self.link_target, None
+            assert target is not None
+            if target.neighbours is not None and len(el.numbers) > 1:
+                said = " ".join(map(str, el.numbers))
+                raise AmbiguousError(
+                    f"'{said}' with nothing between: the neighbours of each, or one number "
+                    "heard wrong? Say 'et' between the numbers",
+                    [],
+                    column=el.start,
+                )
+            if target.nums is None:
+                target.nums, target.linked = el, True
+            else:
+                target.more.append(el)
+            self.current = target
+        elif cur is None:
+            if self._joins_list(el) or self._said_total(el):
+                return
+            if self.after_stake:
+                said = "/".join(map(str, el.numbers))
+                raise AmbiguousError(
+                    f"'{said}' right after the stake: a bet on {said}, or the stake said "
+                    "twice? Say 'et' before another bet",
+                    [],
+                    column=el.start,
+                )
+            before = self._one_number_call_before(el)
+            self._new(el.start).nums = el
+            if before is not None:
+                self.repeats.append((before, self.drafts[-1]))
+        elif cur.wants_numbers(el):
+            cur.nums = el
+        else:
+            self._bare_amount(cur, el)
+
+    def _joins_list(self, el: Nums) -> bool:
+        """Numbers after "et" that belong to the call before: "les douzaines 1 et 3", "les
+        finales 3 et 6" (plurals), "cheval 14 et 15" (a split needs its second number)."""
+        if self.last_sep not in ("and", "comma") or not self.drafts:
+            return False
+        before = self.drafts[-1]
+        if before.nums is None or before.stake is not self.forward:
+            return False
+        others = set(before.concepts) - {before.head}
+        if before.head in LISTS and others <= FINALE_WORDS:
+            before.more.append(el)
+        elif (
+            before.head in PAIRED
+            and not others
+            and len(before.nums.numbers) == 1
+            and len(el.numbers) == 1
+        ):
+            before.nums = Nums(before.nums.numbers + el.numbers, before.nums.start)
+        else:
+            return False
+        self.current = before
+        return True
+
+    def _said_total(self, el: Nums) -> bool:
+        """ "voisins par 5, 45": a number off the layout after staked bets is their total
+        said again; it is checked like "= 45"."""
+        if len(el.numbers) != 1 or el.numbers[0] <= 36 or not self._open_group():
+            return False
+        if any(d.stake is None for d in self.drafts[self.staked_upto :]):
+            return False
+        self._check(CheckEl(el.numbers[0], str(el.numbers[0]), el.start))
+        return True
+
+    def _one_number_call_before(self, el: Nums) -> Draft | None:
+        """The call on one number just before "et N" ("finale 3 et 7"), if there is one."""
+        if self.last_sep not in ("and", "comma") or not self.drafts or len(el.numbers) != 1:
+            return None
+        before = self.drafts[-1]
+        if before.nums is None or len(before.nums.numbers) != 1 or before.words[1:]:
+            return None
+        neighbours_of = before.neighbours is not None and before.linked
+        if not neighbours_of and before.head not in ONE_NUMBER_CALLS:
+            return None
+        return before
+
+    def _bare_amount(self, draft: Draft, el: Nums) -> None:
+        said = "/".join(map(str, el.numbers))
+        if len(el.numbers) == 1 and self.house.bare_amount == "per_piece":
+            self._stake(StakeEl("piece", el.numbers[0], said, el.start, el.start))
+            return
+        if self.questions:
+            return
+        self.questions.append(Question(el, self._unstaked_upto(draft)))
+        self.current = None
+
+    def _unstaked_upto(self, draft: Draft) -> tuple[int, ...]:
+        end = self.drafts.index(draft) + 1
+        return tuple(i for i in range(self.staked_upto, end) if self.drafts[i].stake is None) or (
+            end - 1,
+        )
+
+    def _neighbours(self, el: NeighboursEl) -> None:
+        run = self._number_run()
+        if run:
+            centres = tuple(n for d in run for n in d.nums.numbers)  # type: ignore[union-attr]
+            # "17 20 et les voisins", "dix dix sept et les voisins": two centres, or one
+            # number heard twice or in two parts?  Only a separator makes a list clear.
+            together = next((d for d in run if len(d.nums.numbers) > 1), None)  # type: ignore[union-attr]
+            if together is not None:
+                said = " ".join(map(str, together.nums.numbers))  # type: ignore[union-attr]
+                raise AmbiguousError(
+                    f"'{said}' with nothing between, then 'voisins': the neighbours of each, "
+                    "or one number heard twice? Say 'et' between the numbers",
+                    [],
+                    column=together.start,
+                )
+            stake = run[0].stake
+            del self.drafts[-len(run) :]
+            draft = self._new(run[0].start)
+            draft.neighbours, draft.centres, draft.stake = el, centres, stake
+            return
+        cur = self.current
+        if cur is not None and cur.is_bare:
+            nums = "/".join(map(str, cur.nums.numbers))  # type: ignore[union-attr]
+            raise AmbiguousError(
+                f"'{nums}' then 'voisins' with nothing between: the neighbours of {nums}, "
+                f"or {nums} and the voisins du zéro?",
+                [f"neighbours {nums} x{self.house.piece_value}",
+                 f"straight {nums} x{self.house.piece_value} ; voisins x{self.house.piece_value}"],
+                column=el.start,
+            )  # fmt: skip
+        if cur is not None and self.juxtaposed is None:
+            self.juxtaposed = WordEl("neighbours", el.text, el.start)
+        draft = self._new(el.start)
+        draft.neighbours, draft.alone = el, el.text in self.alone
+
+    def _number_run(self) -> list[Draft]:
+        """The bare-number calls just before "et les voisins" / "avec les voisins"."""
+        if self.current is not None or self.last_sep not in ("and", "with"):
+            return []
+        run: list[Draft] = []
+        for draft in reversed(self.drafts[self.staked_upto :]):
+            if not draft.is_bare or draft.stake is not self.forward:
+                break
+            run.insert(0, draft)
+            if draft.sep_before not in ("and", "comma"):
+                break
+        return run
+
+    def _range(self, el: RangeEl) -> None:
+        cur = self.current
+        free = cur is not None and cur.range is None and cur.nums is None and bool(cur.words)
+        if free and cur is not None and (cur.head in CHANCES or cur.head in OUTSIDE):
+            cur.range = el
+            return
+        if cur is not None and cur.is_bare:
+            raise AmbiguousError(
+                f"a number then '{el.text}' with nothing between", [], column=el.start
+            )
+        self._new(el.start).range = el
+
+    def _stake(self, el: StakeEl) -> None:
+        self._refuse_stutter(el)
+        if el.kind == "forward":
+            self.forward, self.current = el, None
+            return
+        targets = [d for d in self.drafts[self.staked_upto :] if d.stake is None]
+        if not targets:
+            self._stake_again(el)
+            return
+        for d in targets:
+            d.stake = el
+        self.staked_upto = len(self.drafts)
+        self.current, self.forward = None, None
+
+    def _refuse_stutter(self, el: StakeEl) -> None:
+        """ "tiers, 10 10 euros each": a bet on 10, or the amount said twice?  Ask."""
+        cur = self.current
+        amount_first = el.text[:1].isdigit()  # "10 euros each", not "à 10"
+        if (
+            cur is not None
+            and cur.is_bare
+            and amount_first
+            and cur.nums == Nums((el.amount,), cur.start)
+        ):
+            raise AmbiguousError(
+                f"'{el.amount} {el.text}': a bet on {el.amount}, or the amount said twice?",
+                [],
+                column=cur.start,
+            )
+
+    def _stake_again(self, el: StakeEl) -> None:
+        """A stake after every call has one: a total confirms them; anything else clashes."""
+        if not self.drafts:
+            raise StakeError(f"the stake '{el.text}' comes before any bet", column=el.start)
+        if el.kind in ("total", "money"):
+            self._check(CheckEl(el.amount, el.text, el.start))
+            return
+        raise StakeError(
+            f"'{el.text}': a second stake for a bet that already has one", column=el.start
+        )
+
+    def _check(self, el: PiecesEl | CheckEl) -> None:
+        targets = self._open_group()
+        if not targets:
+            raise StakeError(f"'{el.text}': of which bet? Say the bet first", column=el.start)
+        kind, value = ("pieces", el.count) if isinstance(el, PiecesEl) else ("total", el.total)
+        self.checks.append(Check(kind, value, el.text, el.start, targets))
+
+    def _open_group(self) -> tuple[int, ...]:
+        """The calls a count or a total is said of: those still without a stake, or else
+        those of the last stake."""
+        unstaked = [
+            i for i in range(self.staked_upto, len(self.drafts)) if self.drafts[i].stake is None
+        ]
+        if unstaked:
+            return tuple(unstaked)
+        last = self.drafts[-1].stake if self.drafts else None
+        return tuple(i for i, d in enumerate(self.drafts) if d.stake is last and last)
+
+    # ---- from drafts to calls -------------------------------------------------
+    def shape(self) -> tuple[tuple[int, ...], ...]:
+        """How many positions each call announces (see :meth:`Draft.positions`)."""
+        return tuple(d.positions() for d in self.drafts)
+
+    def announcement(self) -> Announcement:
+        """The calls with their stakes, once every element is fed.
+
+        :raises AnnouncementError: an illegal or unclear bet or stake.
+        """
+        return Placing(self).announcement()
