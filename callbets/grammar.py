@@ -94,10 +94,7 @@ VALUED = frozenset({"NUMBER", "AMOUNT", "COUNT", "MONEY", "PIECE_COUNT"})
 def _word_terminals(parser: Lark) -> frozenset[str]:
     """The terminals of the grammar's ``word`` rule."""
     return frozenset(
-        sym.name
-        for rule in parser.rules
-        if rule.origin.name == "word"
-        for sym in rule.expansion
+        sym.name for rule in parser.rules if rule.origin.name == "word" for sym in rule.expansion
     )
 
 

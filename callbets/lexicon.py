@@ -14,9 +14,10 @@ Naming conventions (documented in ``grammar/README.md``):
   (French ``vingt et un``, English ``one hundred and five``); ``RANGE_FROM`` and
   ``RANGE_TO`` the words of a run of numbers (``de 1 à 18``, ``1 to 18``); ``PLURAL``
   the plural articles ("les", "i"); ``VOISINS_ALONE`` the neighbours words that alone name
-  the voisins du zéro ("les voisins"; English "the neighbours" alone names nothing).  They are roles, read by their text: a role word
-  keeps the terminal it has elsewhere ("à" stays a stake word), and one that has none
-  becomes a token of the role (English "to").
+  the voisins du zéro ("les voisins"; English "the neighbours" alone names nothing);
+  ``SERIE_ALONE`` the serie words that alone name the tiers (Italian "la serie").  They
+  are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
+  stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
   :mod:`callbets.tokens`, which checks that each comes before what it introduces.
 """
@@ -42,7 +43,7 @@ sre_c: Any = importlib.import_module("re._constants")
 
 NUMBER_WORD = re.compile(r"N(\d+)$")
 JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
-TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL", "VOISINS_ALONE")
+TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL", "VOISINS_ALONE", "SERIE_ALONE")
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"
 CHECKED_FILLERS = frozenset({ARTICLE, BOTH})
@@ -197,6 +198,14 @@ class Lexicon:
         lex.lengths = {w: tuple(sorted(ns, reverse=True)) for w, ns in starts.items()}
         return lex
 
+    def spoken(self, words: tuple[str, ...]) -> bool:
+        """Whether a phrase is said, not only written: no digits, no typed contraction,
+        and not a written abbreviation (a ``X_WRITTEN`` terminal such as "vdz")."""
+        name = self.phrases.get(words, "")
+        if name.endswith("_WRITTEN") or any(c.isdigit() for w in words for c in w):
+            return False
+        return spoken_form(words)
+
     @property
     def fillers(self) -> frozenset[str]:
         """Terminals that carry no bet: the ignored ones, articles, "both"."""
@@ -210,7 +219,7 @@ class Lexicon:
             {
                 w
                 for phrase in self.phrases
-                if spoken_form(phrase) and not any(c.isdigit() for w in phrase for c in w)
+                if self.spoken(phrase)
                 for w in phrase
                 if w.isalpha() or "'" in w
             }

@@ -120,7 +120,7 @@ def _settled(attempt: _Attempt) -> Announcement:
 
 
 def _read(grammar: Language, reading: Reading, house: House, text: str) -> _Attempt:
-    assembler = Assembler(house, text, grammar.lexicon.roles.get("VOISINS_ALONE", frozenset()))
+    assembler = Assembler(house, text, grammar.lexicon.roles)
     shape = None
     try:
         toks = roles(reading.tokens, grammar.lexicon, house.piece_value)

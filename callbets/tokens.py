@@ -61,7 +61,8 @@ def _is_number(tok: Tok) -> bool:
     return tok.value is not None
 
 
-STAKE_WORDS = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX", "EACH", "IN_ALL"})
+STAKE_PREFIXES = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX"})
+STAKE_WORDS = STAKE_PREFIXES | {"EACH", "IN_ALL"}
 
 
 def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexicon) -> list[Tok]:
@@ -73,6 +74,7 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
         number that is then staked or ends the announcement ("voisins et tiers, les
         deux à 5": not a bet on 2).
     """
+    toks = [_one_of(toks, i) for i in range(len(toks))]
     for i, tok in enumerate(toks):
         if tok.type == BOTH:
             _both_before_stake(toks, i)
@@ -101,6 +103,20 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
             )
     return [_as_comma(t) if _between_numbers(toks, i) else t for i, t in enumerate(toks)
             if t.type not in (ARTICLE, BOTH) or _between_numbers(toks, i)]  # fmt: skip
+
+
+def _one_of(toks: Sequence[Tok], i: int) -> Tok:
+    """ "a hundred": an article before the word for a hundred or a thousand is one."""
+    tok = toks[i]
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if (
+        tok.type == ARTICLE
+        and nxt is not None
+        and nxt.value in (100, 1000)
+        and not nxt.text.isdigit()
+    ):
+        return replace(tok, type="N1", value=1)
+    return tok
 
 
 def _both_before_stake(toks: Sequence[Tok], i: int) -> None:
@@ -277,8 +293,11 @@ def _retype(toks: list[Tok]) -> list[Tok]:
         if tok.type in ("NUMBER", "MONEY") and nxt in RETYPE_BEFORE:
             after = toks[i + 2].type if i + 2 < len(toks) else None
             new = RETYPE_BEFORE[nxt]
+            staked = i > 0 and toks[i - 1].type in STAKE_PREFIXES
             if nxt in PREFIX_TOO and after in ("NUMBER", "MONEY"):
                 pass  # "in tutto 60": the marker comes before its own amount
+            elif new == "COUNT" and staked:
+                pass  # "orphelins par cinq voisins…": the amount of "par", not a count
             elif new == "AMOUNT" or tok.type == "NUMBER":
                 tok = replace(tok, type=new)
         out.append(tok)

@@ -21,6 +21,10 @@ class Nums:
 
     numbers: tuple[int, ...]
     start: int
+    slashed: bool = False
+    """Written with slashes or dashes ("5/8", "17-20"): a position, said as such."""
+    end: int = 0
+    """Offset just past the last number."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,12 @@ class StakeEl:
     text: str
     start: int
     end: int
+    lead: bool = False
+    """Said before any bet, for the bets that follow ("par cinq les voisins")."""
 
+
+WRITTEN = "_WRITTEN"
+"""Suffix of a terminal that is how another is written down ("vdz" for the voisins)."""
 
 Element = Nums | Sep | WordEl | NeighboursEl | LinkEl | StakeEl | PiecesEl | CheckEl | RangeEl
 
@@ -130,11 +139,13 @@ class ElementBuilder(Transformer[Token, Any]):
 
     def numbers(self, children: list[Token]) -> Nums:
         nums = tuple(int(t) for t in children if t.type == "NUMBER")
-        return Nums(nums, children[0].start_pos or 0)
+        slashed = len(nums) > 1 and len(children) == 2 * len(nums) - 1
+        return Nums(nums, children[0].start_pos or 0, slashed, children[-1].end_pos or 0)
 
     def word(self, children: list[Token]) -> WordEl:
         (tok,) = children
-        return WordEl(tok.type.lower(), str(tok), tok.start_pos or 0)
+        concept = tok.type.lower().removesuffix(WRITTEN.lower())
+        return WordEl(concept, str(tok), tok.start_pos or 0)
 
     def neighbours(self, children: list[Token]) -> NeighboursEl:
         count = int(children[0]) if children[0].type == "COUNT" else None

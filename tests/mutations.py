@@ -26,12 +26,13 @@ Anything else is a **wrong bet** and fails the test, with the mutant and both re
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from callbets import AnnouncementError, House, parse, parse_notation
-from callbets.announcement import Announcement, Call, PlacedCall
+from callbets.announcement import Announcement
 from callbets.grammar import language
 from callbets.layout import from_pair, inside
 from callbets.normalize import Word, words
@@ -138,7 +139,7 @@ def mutants(text: str, lang: str) -> Iterator[Mutant]:
         yield Mutant("drop_number", _cut(text, w), (w.text,), _number_change(ws, i, lang, False))
         dup = f"{text[: w.end]} {text[w.start : w.end]}{text[w.end :]}"
         yield Mutant("dup_number", dup, (w.text,), _number_change(ws, i, lang, True))
-    for i, (a, b) in enumerate(zip(ws, ws[1:], strict=False)):
+    for i, (a, b) in enumerate(itertools.pairwise(ws)):
         if a.text == b.text or not (a.text[0].isalnum() and b.text[0].isalnum()):
             continue
         between = text[a.end : b.start] or " "
@@ -303,9 +304,9 @@ def verdict(original: Announcement, m: Mutant, lang: str, house: House) -> tuple
     if m.number_change is not None:
         old, new = m.number_change
         expected |= _number_changes(original, old, new)
-        if new is not None and new > 0 and set(got.merged()) == set(original.merged()):
-            if got.total == new:  # the total said changed: the same bets for the new total
-                return "explained", said
+        same_bets = set(got.merged()) == set(original.merged())
+        if new is not None and new > 0 and same_bets and got.total == new:
+            return "explained", said  # the total said changed: the same bets for that total
     if m.kind == "swap" and all(_is_number(lang, w) for w in m.changed):
         a, b = (_spell(lang, [Word(w, 0, 0)]) for w in m.changed)
         if a is not None and b is not None:

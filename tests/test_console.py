@@ -200,7 +200,8 @@ def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
     bet_and_spin(session, "rouge: voisins à 1, plein 26 à 1", 26)
     asked = say(session, "à refaire")
     assert "rouge a gagné 2 mises sur le 26 : dites laquelle ('à refaire 1')" in asked
-    assert "1. voisins du zéro, 9 pièces à 1 = 9" in asked and "2. plein 26, 1 pièce à 1 = 1" in asked
+    assert "1. voisins du zéro, 9 pièces à 1 = 9" in asked
+    assert "2. plein 26, 1 pièce à 1 = 1" in asked
     assert "à refaire plein 26, 1 pièce à 1 = 1" in say(session, "à refaire 2")
     assert "already replayed" in say(session, "à refaire 2")
 
@@ -381,7 +382,8 @@ TALK = {
             "da consegnare a rosso: 12"]),
     "en": ("tiers by 1", "no more bets", "no more bets: betting closed", "twenty-seven",
            "━━ 27  red · odd · high ━━ round 1", "to complete",
-           ["rosso: to complete tiers, 6 pieces at 1 = 6", "placed from the win: 5", "hand to rosso: 12"]),
+           ["rosso: to complete tiers, 6 pieces at 1 = 6", "placed from the win: 5",
+            "hand to rosso: 12"]),
 }  # fmt: skip
 
 

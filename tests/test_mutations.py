@@ -17,7 +17,7 @@ from .conftest import SHARED
 from .mutations import KINDS, mutants, verdict
 
 HERE = Path(__file__).resolve().parent / "corpus"
-SOURCES = sorted(HERE.glob("*.jsonl")) + [SHARED / "corpus" / "sample.jsonl"]
+SOURCES = [*sorted(HERE.glob("*.jsonl")), SHARED / "corpus" / "sample.jsonl"]
 HOUSE = find_house()
 
 REVIEWED = {
@@ -66,7 +66,7 @@ def mutation_run() -> tuple[Counter[tuple[str, str]], list[str]]:
 
 
 def test_no_mutant_becomes_a_wrong_bet(mutation_run):
-    counts, wrong = mutation_run
+    _, wrong = mutation_run
     assert not wrong, "\n".join(wrong)
 
 
@@ -88,8 +88,9 @@ def test_the_oracle_catches_a_wrong_reading():
 
 
 if __name__ == "__main__":  # pragma: no cover - prints the table for the README
-    counts, wrong = run_mutations()
-    print(f"{'mutation':12} {'checked':>8} {'refused':>8} {'same':>6} {'explained':>9} {'WRONG':>6}")
+    counts, _ = run_mutations()
+    head = ("mutation", "checked", "refused", "same", "explained", "WRONG")
+    print(f"{head[0]:12} {head[1]:>8} {head[2]:>8} {head[3]:>6} {head[4]:>9} {head[5]:>6}")
     for kind in KINDS:
         row = [counts[(kind, v)] for v in ("refused", "same", "explained", "WRONG")]
         print(f"{kind:12} {sum(row):8} {row[0]:8} {row[1]:6} {row[2]:9} {row[3]:6}")

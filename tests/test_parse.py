@@ -43,7 +43,7 @@ def test_contract_example_illegal_split():
     [
         ("cheval dix sept", "fr", "split 7/10 x1"),
         ("finale en plein neuf trois par pièce", "fr", "finale_plein 9 x3"),
-        ("trente deux trente cinq", "fr", "split 32/35 x1"),
+        ("cheval trente deux trente cinq", "fr", "split 32/35 x1"),
         ("transversale dix neuf vingt et un par deux", "fr", "street 19/20/21 x2"),
         ("thirty three and neighbours fifty each", "en", "neighbours 33 x50"),
         ("dix sept et les voisins à cinq", "fr", "neighbours 17 x5"),

@@ -64,7 +64,7 @@ def test_called_bet_net_figures_from_rules():
 
 def test_neighbours_and_finales_and_complete():
     assert back("17 et les voisins", 34) == 36 and back("17 et les voisins", 5) == 0
-    assert back("1 9 14 et les voisins", 14) == 3 * 36  # three chips stacked on 14
+    assert back("1, 9, 14 et les voisins", 14) == 3 * 36  # three chips stacked on 14
     assert back("finale 3", 23) == 36
     assert back("finale 8/9", 18) == 36 and back("finale 8/9", 28) == 18
     assert back("le 17 complet", 17) == 432  # rules.md 3.10: pays 392, plus the 40 staked
@@ -257,7 +257,7 @@ ANNOUNCEMENTS = [
     "voisins à 3", "tiers à 2", "orphelins", "jeu zéro à 4", "17 et les voisins à 2",
     "finale 8/9", "finale 3 à 2", "le 17 complet", "cheval 5/8 à 3", "carré 25/29",
     "sixain 13/18 à 2", "colonne 35", "douzaine du milieu à 2", "le 35 complet",
-    "1 9 14 et les voisins",
+    "1, 9, 14 et les voisins",
 ]  # fmt: skip
 
 

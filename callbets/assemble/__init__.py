@@ -34,6 +34,8 @@ Anything else is refused with the reason.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..announcement import Announcement
 from ..house import House
 from ..transform import Element
@@ -41,14 +43,17 @@ from .walk import Assembler
 
 
 def assemble(
-    elements: list[Element], house: House, text: str, alone: frozenset[str] = frozenset()
+    elements: list[Element],
+    house: House,
+    text: str,
+    roles: Mapping[str, frozenset[str]] | None = None,
 ) -> Announcement:
     """Turn the elements of one reading into an announcement.
 
-    :param alone: the neighbours words that alone name the voisins du zéro.
+    :param roles: the language's role words (``VOISINS_ALONE``, ``SERIE_ALONE``).
     :raises AnnouncementError: illegal, unclear or badly staked bets.
     """
-    asm = Assembler(house, text, alone)
+    asm = Assembler(house, text, roles)
     asm.feed(elements)
     return asm.announcement()
 

@@ -57,7 +57,8 @@ class Draft:
     linked: bool = False
     """Its numbers came after "du"/"of" ("les voisins du 17")."""
     alone: bool = False
-    """Its neighbours word names the voisins du zéro when said alone ("les voisins")."""
+    """Said alone, its word names a called bet: "les voisins" the voisins du zéro,
+    Italian "la serie" the tiers."""
     more: list[Nums] = field(default_factory=list)
     """Further numbers of a plural call ("les douzaines 1 et 3")."""
     range: RangeEl | None = None
@@ -121,8 +122,8 @@ class Draft:
         """Whether numbers said right after this draft belong to it."""
         if self.nums is not None or self.range is not None:
             return False
-        if self.neighbours is not None:
-            return False
+        if self.neighbours is not None:  # "neighbours 17", where "neighbours" alone is nothing
+            return not self.alone and not self.centres and self.neighbours.count is None
         have = set(self.concepts)
         if have & {"tiers", "serie"} and "serie" not in have:
             return nums.numbers in ((5, 8), (5, 8, 10, 11))

@@ -3,6 +3,7 @@ questions that can only be asked once every call is known ("voisins à 5 et tier
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -40,8 +41,11 @@ class Placing:
         """
         if not self.drafts:
             raise UnrecognizedError("no bet in this announcement", column=0)
-        resolved = [(d, resolve(d, self.house)) for d in self.drafts]
-        recipes = [(d, call, self._recipe(d, call)) for d, calls in resolved for call in calls]
+        recipes: list[tuple[Draft, Call, Recipe]] = []
+        said_again = self._said_again()
+        for d in self.drafts:
+            if not any(d is s for s in said_again):
+                recipes += [(d, call, self._recipe(d, call)) for call in resolve(d, self.house)]
         if self.questions:
             self._ask(self.questions[0], recipes)
         groups: dict[int, list[tuple[Call, Recipe]]] = {}
@@ -59,7 +63,75 @@ class Placing:
         self._ask_unstaked_tail(placed)
         for draft in self.drafts:
             self._ask_finales_pair(draft, placed)
+        self._ask_named_pairs(placed)
         return Announcement(self.text, tuple(p for _, p in placed))
+
+    def _said_again(self) -> list[Draft]:
+        """Numbers or positions said after a called bet that are exactly its chips
+        ("orphelins, 1, 6/9, 14/17, 17/20, 31/34", "final two, 2 12 22 32"): the player
+        reads the bet back; they are no bets of their own."""
+        out: list[Draft] = []
+        i = 0
+        while i < len(self.drafts):
+            d = self.drafts[i]
+            run = list(itertools.takewhile(_bare, self.drafts[i + 1 :]))
+            if not run or _bare(d):
+                i += 1
+                continue
+            try:
+                recipe = [p for call in resolve(d, self.house) for p, _ in call.recipe(self.house)]
+            except (AnnouncementError, ValueError):
+                i += 1
+                continue
+            covered = {n for p in recipe for n in p.numbers}
+            single = run[0].nums.numbers if run[0].nums else ()
+            if len(run) == 1 and len(single) >= 3 and set(single) == covered:
+                out.append(run[0])  # "17 et les voisins, 2 25 17 34 6"
+            elif len(run) > 1 and {_position(r) for r in run} == {p.numbers for p in recipe}:
+                out.extend(run)  # "orphelins, 1, 6/9, 14/17, 17/20, 31/34"
+            i += 1 + len(run)
+        return out
+
+    def _ask_named_pairs(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        """Numbers that are also a called bet's name: "5/8" (the serie 5/8, or the split?),
+        "0/2/3" (the serie 0/2/3, or the street?); "tiers par 12" (the tiers at 12 a
+        piece, or the tiers en plein, rules.md 3.3)."""
+        for d, p in placed:
+            names = {(5, 8): "tiers", (0, 2, 3): "voisins"}
+            said = d.nums.numbers if d.nums is not None else ()
+            if _bare(d) and len(said) > 1 and d.nums is not None and not d.nums.slashed:
+                apart = " ; ".join(f"straight {n} x{p.unit}" for n in said)
+                raise AmbiguousError(
+                    f"'{' '.join(map(str, said))}' with nothing between: the "
+                    f"{p.call.notation()}, or a straight-up on each? Say its name "
+                    f"('cheval {'/'.join(map(str, said))}') or 'et' between them",
+                    [p.notation(), apart],
+                    column=d.start,
+                )
+            if draft_finales_pair(d):
+                a, b = said
+                raise AmbiguousError(
+                    f"finales {a} {b}: the finale {a}/{b} à cheval, or the finales {a} and {b} "
+                    "en plein? Say 'à cheval' or 'en plein'",
+                    [p.notation(), f"finale_plein {a} x{p.unit} ; finale_plein {b} x{p.unit}"],
+                    column=d.start,
+                )
+            if _bare(d) and said in names:
+                other = f"{names[said]} x{p.unit}"
+                raise AmbiguousError(
+                    f"'{'/'.join(map(str, said))}': the {p.call.notation()}, or the serie "
+                    f"{'/'.join(map(str, said))} ({names[said]})? Say its name",
+                    [p.notation(), other],
+                    column=d.start,
+                )
+            stake = d.stake
+            if p.call.name == "tiers" and stake and stake.kind == "piece" and stake.amount == 12:
+                raise AmbiguousError(
+                    f"'{stake.text}': the tiers at 12 a piece, or the tiers en plein (its 12 "
+                    "numbers straight up)?",
+                    [p.notation(), f"tiers_plein x{self.house.piece_value}"],
+                    column=stake.start,
+                )
 
     def _ask_finales_pair(self, draft: Draft, placed: list[tuple[Draft, PlacedCall]]) -> None:
         """ "finals eight and nine": the finales 8 and 9 en plein, or the finale 8/9 à cheval?"""
@@ -217,3 +289,19 @@ class Placing:
                 f"'{check.text}': {names} add up to {total}, not {check.value}",
                 column=check.start,
             )
+
+
+def _bare(draft: Draft) -> bool:
+    return draft.is_bare
+
+
+def _position(draft: Draft) -> tuple[int, ...]:
+    found = as_position(draft.nums.numbers) if draft.nums is not None else None
+    return tuple(found.numbers) if found is not None else ()
+
+
+def draft_finales_pair(draft: Draft) -> bool:
+    """ "finals eight nine": the plural and two digits with nothing between."""
+    plain = not set(draft.concepts) & {"straight", "split", "horizontal", "vertical"}
+    nums = draft.nums.numbers if draft.nums is not None else ()
+    return draft.head == "finales" and plain and len(nums) == 2 and not draft.more

@@ -149,11 +149,10 @@ def _resolve_neighbours(draft: Draft) -> Call:
 def _resolve_tiers(draft: Draft) -> Call:
     _only(draft, {"tiers", "serie", *MODIFIERS}, numbers=True)
     nums = draft.nums.numbers if draft.nums is not None else None
-    if draft.head == "serie" or "serie" in draft.concepts:
-        if nums is None:
-            raise _illegal("serie: which one? (serie 5/8 or 0/2/3)", draft)
-        if nums not in SERIES:
-            raise _illegal(f"no serie {'/'.join(map(str, nums))} (serie 5/8 or 0/2/3)", draft)
+    if "serie" in draft.concepts and nums is not None and nums not in SERIES:
+        raise _illegal(f"no serie {'/'.join(map(str, nums))} (serie 5/8 or 0/2/3)", draft)
+    if nums is None and draft.head == "serie" and not draft.alone:
+        raise _illegal("serie: which one? (serie 5/8 or 0/2/3)", draft)
     name = SERIES[nums] if nums is not None else "tiers"
     if "straight" in draft.concepts:
         if name != "tiers":
@@ -274,6 +273,7 @@ RUNS = {
     ("first", 6): ("sixline", (1, 2, 3, 4, 5, 6)),
     ("last", 6): ("sixline", (31, 32, 33, 34, 35, 36)),
     ("first", 12): ("dozen", (1,)), ("middle", 12): ("dozen", (2,)), ("last", 12): ("dozen", (3,)),
+    ("second", 12): ("dozen", (2,)), ("third", 12): ("dozen", (3,)),
     ("first", 24): ("two_dozens", (1,)), ("last", 24): ("two_dozens", (2,)),
 }  # fmt: skip
 """"trois premiers", "quatre premiers", "six derniers", "douze milieu", "first four"…"""

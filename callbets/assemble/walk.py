@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
+
 from ..announcement import Announcement
 from ..errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
 from ..house import House
@@ -24,6 +27,7 @@ from .draft import (
     FINALE_WORDS,
     LISTS,
     ONE_NUMBER_CALLS,
+    ORDINALS,
     OUTSIDE,
     PAIRED,
     Check,
@@ -37,11 +41,16 @@ from .place import Placing
 class Assembler:
     """Runs the rules of the module docstring over one element list."""
 
-    def __init__(self, house: House, text: str, alone: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, house: House, text: str, roles: Mapping[str, frozenset[str]] | None = None
+    ) -> None:
         self.house = house
         self.text = text
-        self.alone = alone
+        roles = roles or {}
+        self.alone = roles.get("VOISINS_ALONE", frozenset())
         """The neighbours words that, alone, name the voisins du zéro ("les voisins")."""
+        self.serie_alone = roles.get("SERIE_ALONE", frozenset())
+        """The serie words that, alone, name the tiers (Italian "la serie")."""
         self.drafts: list[Draft] = []
         self.current: Draft | None = None
         self.last_sep: str | None = None
@@ -128,6 +137,7 @@ class Assembler:
         cur = self.current
         if cur is not None and cur.absorbs(el):
             cur.words.append(el)
+            self._share_noun(cur, el)
             self._postfix_on_a_list(cur, el)
             return
         if cur is not None and cur.is_bare:
@@ -142,16 +152,40 @@ class Assembler:
             raise IllegalBetError(
                 f"'{el.text}' does not go with the bet before it", column=el.start
             )
-        if cur is not None and self.juxtaposed is None:
+        if cur is not None and self.juxtaposed is None and not _both_called(cur, el):
             self.juxtaposed = el  # "voisins tiers et orphelins": a list, if an "et" follows
-        self._new(el.start).words.append(el)
+        draft = self._new(el.start)
+        draft.words.append(el)
+        draft.alone = el.concept == "serie" and el.text in self.serie_alone
+
+    def _before(self, draft: Draft) -> Draft | None:
+        """The call said just before this one, when only "et" or a comma stands between."""
+        if draft.sep_before not in ("and", "comma") or len(self.drafts) < 2:
+            return None
+        before = self.drafts[-2]
+        return before if before.stake is draft.stake else None
+
+    def _share_noun(self, draft: Draft, el: WordEl) -> None:
+        """ "first and second dozen": the ordinal before "et" takes the same noun."""
+        before = self._before(draft)
+        if el.concept not in OUTSIDE or before is None or before.nums is not None:
+            return
+        if len(before.words) == 1 and before.concepts[0] in ORDINALS and before.range is None:
+            before.words.append(el)
 
     def _postfix_on_a_list(self, draft: Draft, el: WordEl) -> None:
-        """ "17 et 20 complets": both complete, or a straight on 17?  Ask."""
-        if el.concept not in ONE_NUMBER_CALLS or draft.words[1:] or draft.sep_before is None:
+        """ "17 et 20 complets": both complete, or a straight on 17?  Ask.  "le 14 et le 17
+        à cheval": one split, the only reading."""
+        before = self._before(draft)
+        if before is None or not before.is_bare or draft.words[1:]:
             return
-        before = self.drafts[-2] if len(self.drafts) > 1 else None
-        if before is None or not before.is_bare or before.stake is not draft.stake:
+        if el.concept in PAIRED and _one(before) and _one(draft):
+            joined = before.nums.numbers + draft.nums.numbers  # type: ignore[union-attr]
+            self.drafts.remove(before)
+            draft.nums, draft.start = Nums(joined, before.start), before.start
+            draft.sep_before = before.sep_before
+            return
+        if el.concept not in ONE_NUMBER_CALLS:
             return
         a = "/".join(map(str, before.nums.numbers))  # type: ignore[union-attr]
         b = "/".join(map(str, draft.nums.numbers))  # type: ignore[union-attr]
@@ -172,6 +206,9 @@ class Assembler:
 
     def _link(self, el: LinkEl) -> None:
         cur = self.current
+        lead = self.forward is not None and self.forward.lead
+        if el.kind == "on" and cur is None and lead and not self.drafts:
+            return  # "5 each on the first and second dozen": the stake said first
         if cur is None and self._more_neighbours():
             self.link, self.link_target = el, self.drafts[-1]
             return
@@ -204,7 +241,7 @@ class Assembler:
         if self.link is not None:
             target, self.link = self.link_target, None
             assert target is not None
-            if target.neighbours is not None and len(el.numbers) > 1:
+            if target.neighbours is not None and self._spoken_together(el):
                 said = " ".join(map(str, el.numbers))
                 raise AmbiguousError(
                     f"'{said}' with nothing between: the neighbours of each, or one number "
@@ -233,6 +270,13 @@ class Assembler:
             if before is not None:
                 self.repeats.append((before, self.drafts[-1]))
         elif cur.wants_numbers(el):
+            if cur.neighbours is not None and self._spoken_together(el):
+                raise AmbiguousError(
+                    f"'{' '.join(map(str, el.numbers))}' with nothing between: the neighbours of "
+                    "each, or one number heard wrong? Say 'et' between the numbers",
+                    [],
+                    column=el.start,
+                )
             cur.nums = el
         else:
             self._bare_amount(cur, el)
@@ -298,13 +342,19 @@ class Assembler:
             end - 1,
         )
 
+    @staticmethod
+    def _spoken_together(nums: Nums | None) -> bool:
+        """Several numbers with nothing between ("dix dix sept", "28 1"): as neighbours'
+        centres they may be a number heard in two parts, or a count out of place."""
+        return nums is not None and len(nums.numbers) > 1
+
     def _neighbours(self, el: NeighboursEl) -> None:
         run = self._number_run()
         if run:
             centres = tuple(n for d in run for n in d.nums.numbers)  # type: ignore[union-attr]
             # "17 20 et les voisins", "dix dix sept et les voisins": two centres, or one
             # number heard twice or in two parts?  Only a separator makes a list clear.
-            together = next((d for d in run if len(d.nums.numbers) > 1), None)  # type: ignore[union-attr]
+            together = next((d for d in run if self._spoken_together(d.nums)), None)
             if together is not None:
                 said = " ".join(map(str, together.nums.numbers))  # type: ignore[union-attr]
                 raise AmbiguousError(
@@ -319,6 +369,19 @@ class Assembler:
             draft.neighbours, draft.centres, draft.stake = el, centres, stake
             return
         cur = self.current
+        if cur is not None and cur.is_bare and not el.text and len(cur.nums.numbers) == 1:  # type: ignore[union-attr]
+            cur.neighbours, cur.centres = el, cur.nums.numbers  # type: ignore[union-attr]
+            cur.nums = None  # "le 31 deux de chaque côté": no other reading
+            return
+        if (
+            cur is not None
+            and cur.neighbours is not None
+            and not el.text
+            and not cur.neighbours.count
+        ):
+            # "il 5 e i laterali, due per parte"
+            cur.neighbours = NeighboursEl(el.count, cur.neighbours.start, cur.neighbours.text)
+            return
         if cur is not None and cur.is_bare:
             nums = "/".join(map(str, cur.nums.numbers))  # type: ignore[union-attr]
             raise AmbiguousError(
@@ -360,7 +423,9 @@ class Assembler:
 
     def _stake(self, el: StakeEl) -> None:
         self._refuse_stutter(el)
-        if el.kind == "forward":
+        if not self.drafts and el.kind in ("piece", "total") and self.forward is None:
+            el = replace(el, lead=True)  # "par cinq les voisins": for what follows
+        if el.kind == "forward" or el.lead:
             self.forward, self.current = el, None
             return
         targets = [d for d in self.drafts[self.staked_upto :] if d.stake is None]
@@ -401,6 +466,14 @@ class Assembler:
 
     def _check(self, el: PiecesEl | CheckEl) -> None:
         targets = self._open_group()
+        if (
+            isinstance(el, CheckEl)
+            and targets
+            and all(self.drafts[i].stake is None for i in targets)
+        ):
+            # "les orphelins, ça fait 50": with no stake said, the total is the stake
+            self._stake(StakeEl("total", el.total, el.text, el.start, el.start))
+            return
         if not targets:
             raise StakeError(f"'{el.text}': of which bet? Say the bet first", column=el.start)
         kind, value = ("pieces", el.count) if isinstance(el, PiecesEl) else ("total", el.total)
@@ -428,3 +501,18 @@ class Assembler:
         :raises AnnouncementError: an illegal or unclear bet or stake.
         """
         return Placing(self).announcement()
+
+
+CALLED_NAMES = frozenset({"voisins", "tiers", "orphelins", "jeu_zero", "nassa", "serie"})
+"""Called bets named by one word, which people list without "et": "voisins tiers orphelins"."""
+
+
+def _both_called(draft: Draft, el: WordEl) -> bool:
+    """A list of called bets said without "et" ("vicini serie orfanelli") is clear."""
+    named = draft.head in CALLED_NAMES and draft.nums is None
+    voisins = draft.neighbours is not None and draft.alone and draft.neighbours.count is None
+    return (named or voisins) and el.concept in CALLED_NAMES
+
+
+def _one(draft: Draft) -> bool:
+    return draft.nums is not None and len(draft.nums.numbers) == 1

@@ -67,7 +67,7 @@ def terminal_phrases(lang: str) -> dict[str, tuple[str, ...]]:
     lexicon = language(lang).lexicon
     for words, name in lexicon.phrases.items():
         phrase = " ".join(words)
-        if name not in lexicon.fillers and _speakable(words):
+        if name not in lexicon.fillers and _speakable(words) and lexicon.spoken(words):
             out.setdefault(name, []).append(phrase)
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
@@ -155,7 +155,7 @@ def _ignored_phrases(lang: str) -> list[str]:
     return sorted(
         " ".join(words)
         for words, name in lexicon.phrases.items()
-        if name in lexicon.fillers and _speakable(words)
+        if name in lexicon.fillers and _speakable(words) and lexicon.spoken(words)
     )
 
 
