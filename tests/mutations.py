@@ -62,14 +62,25 @@ def _is_number_word(lang: str, w: Word) -> bool:
 
 
 def _run(ws: list[Word], i: int, lang: str) -> tuple[int, int]:
-    """The run of number words around ws[i] (indexes [a, b)); digits stand alone."""
+    """The run of number words around ws[i] (indexes [a, b)), with the words that join
+    them ("one hundred and five"); digits stand alone."""
     if ws[i].text.isdigit():
         return i, i + 1
+    joins = language(lang).composer.join_words
+
+    def inside(k: int) -> bool:
+        word = ws[k].text
+        if word.isdigit():
+            return False
+        if word in joins:
+            return 0 < k < len(ws) - 1 and _is_number_word(lang, ws[k + 1])
+        return _is_number_word(lang, ws[k])
+
     a = i
-    while a > 0 and _is_number_word(lang, ws[a - 1]) and not ws[a - 1].text.isdigit():
+    while a > 0 and inside(a - 1):
         a -= 1
     b = i + 1
-    while b < len(ws) and _is_number_word(lang, ws[b]) and not ws[b].text.isdigit():
+    while b < len(ws) and inside(b):
         b += 1
     return a, b
 
@@ -168,7 +179,7 @@ def _is_number(lang: str, word: str) -> bool:
 STAKE_WORDS = frozenset({"EACH", "IN_ALL", "CURRENCY", "PIECES"})
 
 
-CONFIRMING = POSITION_NAMES | STAKE_WORDS | {"HORIZONTAL", "VERTICAL"}
+CONFIRMING = POSITION_NAMES | STAKE_WORDS | {"HORIZONTAL", "VERTICAL", "DOZEN", "COLUMN"}
 """Words whose meaning the rest may already say: "cheval" before 5/8, "vertical" before
 1/4, "each" after a one-piece bet's stake."""
 
@@ -185,6 +196,8 @@ def _same_chips_allowed(m: Mutant, original: Announcement, lang: str) -> bool:
             return True  # "34 35 36" → "34 36": the street named by its ends
     if _meaning(m.text, lang) == _meaning(original.text, lang):
         return True  # only articles or politeness changed
+    if m.changed[0] in language(lang).lexicon.roles.get("RANGE_FROM", ()):
+        return True  # "from 13 to 24" → "13 to 24"
     return _terminal(lang, m.changed[0]) in CONFIRMING
 
 
@@ -274,13 +287,25 @@ def _matches(got: Announcement, expected: str, original: Announcement, house: Ho
     return set(got.merged()) == set(want.merged()) and got.total == original.total
 
 
+def _all_plain_and_said(got: Announcement, m: Mutant, lang: str) -> bool:
+    """Every chip placed is a position named by numbers the mutant says: nothing hidden."""
+    said = _numbers_in(m.text, lang)
+    return all(
+        not c.call.is_called_bet
+        and c.call.numbers
+        and set(c.call.numbers) <= said
+        and c.call.name not in ("dozen", "column")
+        for c in got.calls
+    )
+
+
 def _ends_reread(original: Announcement, got: Announcement, m: Mutant, lang: str) -> bool:
     """A bet's name dropped at an end: what is left is the other calls unchanged, and
     plain positions (or neighbours) of numbers the mutant says, at the same stake (or the
     same total, when the stake was said as a total)."""
     said = _numbers_in(m.text, lang)
     before = {c.notation() for c in original.calls}
-    end = original.calls[0 if m.kind == "drop_first" else -1]
+    end = original.calls[-1 if m.kind == "drop_last" else 0]
     for c in got.calls:
         if c.notation() in before:
             continue
@@ -314,7 +339,10 @@ def verdict(original: Announcement, m: Mutant, lang: str, house: House) -> tuple
     if any(_matches(got, e, original, house) for e in expected):
         return "explained", said
     if got.merged() == original.merged():
-        return ("same" if _same_chips_allowed(m, original, lang) else "WRONG"), said
-    if m.kind in ("drop_first", "drop_last") and _ends_reread(original, got, m, lang):
+        if _same_chips_allowed(m, original, lang) or _all_plain_and_said(got, m, lang):
+            return "same", said
+        return "WRONG", said
+    ends = ("drop_first", "drop_last", "drop_number")
+    if m.kind in ends and _ends_reread(original, got, m, lang):
         return "explained", said
     return "WRONG", said

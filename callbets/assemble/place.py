@@ -61,6 +61,8 @@ class Placing:
         for before, after in self.repeats:
             self._ask_repeat(before, after, placed)
         self._ask_unstaked_tail(placed)
+        self._ask_unstaked_before(placed)
+        self._ask_trailing_number(placed)
         for draft in self.drafts:
             self._ask_finales_pair(draft, placed)
         self._ask_named_pairs(placed)
@@ -85,10 +87,19 @@ class Placing:
                 continue
             covered = {n for p in recipe for n in p.numbers}
             single = run[0].nums.numbers if run[0].nums else ()
+            listed = {_position(r) for r in run}
+            chips = {p.numbers for p in recipe}
             if len(run) == 1 and len(single) >= 3 and set(single) == covered:
                 out.append(run[0])  # "17 et les voisins, 2 25 17 34 6"
-            elif len(run) > 1 and {_position(r) for r in run} == {p.numbers for p in recipe}:
+            elif len(run) > 1 and listed == chips:
                 out.extend(run)  # "orphelins, 1, 6/9, 14/17, 17/20, 31/34"
+            elif len(run) > 1 and listed < chips:
+                raise AmbiguousError(
+                    f"chips of {resolve(d, self.house)[0].notation()} said after it, but not "
+                    "all of them: read back with one missing, or bets of their own?",
+                    [],
+                    column=run[0].start,
+                )
             i += 1 + len(run)
         return out
 
@@ -168,7 +179,7 @@ class Placing:
             return " ; ".join(c.notation() for c in calls)
 
         readings = [said(head + rest)]
-        if stake.kind == "piece":
+        if stake.kind in ("piece", "forward"):
             readings.append(said(head + [replace(c, unit=stake.amount) for c in rest]))
         if len(tail) == 1 and tail[0].is_bare and tail[0].nums is not None:
             total = sum(c.total for c in head)
@@ -180,6 +191,37 @@ class Placing:
             list(dict.fromkeys(readings)),
             column=tail[0].start,
         )
+
+    def _ask_trailing_number(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        """ "colonne 36, 5" with no stake said: the 5 en plein, or the stake (its word
+        lost)?  Ask."""
+        if len(placed) < 2 or any(d.stake is not None for d in self.drafts):
+            return
+        (last, mine), (before, theirs) = placed[-1], placed[-2]
+        if not (_bare(last) and last.sep_before == "comma" and not _bare(before)):
+            return
+        if last.nums is None or len(last.nums.numbers) != 1:
+            return
+        amount = last.nums.numbers[0]
+        head = [p.notation() for _, p in placed[:-1]]
+        raise AmbiguousError(
+            f"'{amount}' at the end, with no stake said: a bet on {amount}, or the stake? "
+            "Say the stake with its word ('à 5')",
+            [" ; ".join([*head, mine.notation()]), f"{theirs.call.notation()} x{amount}"],
+            column=last.start,
+        )
+
+    def _ask_unstaked_before(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        """ "5 30 on 5": a bet with no stake before one said with "on": its own bet, or
+        part of the amount?  Ask."""
+        for d, p in placed:
+            if d.stake is None and any(o.stake is not None for o in self.drafts):
+                raise AmbiguousError(
+                    f"'{p.call.notation()}' has no stake, and the others do: is it a bet of "
+                    "its own? Say its stake, or 'et' between the bets",
+                    [" ; ".join(q.notation() for _, q in placed)],
+                    column=d.start,
+                )
 
     def _ask_repeat(
         self, before: Draft, after: Draft, placed: list[tuple[Draft, PlacedCall]]

@@ -216,7 +216,8 @@ def _resolve_plural(draft: Draft, head: str, house: House) -> list[Call]:
     twice = "two_dozens" if single == "dozen" else "two_columns"
     ordinal = next((c for c in draft.concepts if c in ORDINALS), None)
     nums = draft.nums.numbers if draft.nums is not None else ()
-    if ordinal is not None:
+    counted = draft.nums is not None and draft.nums.start < draft.words[0].start
+    if ordinal is not None or counted:  # "les deux premières douzaines": how many, which
         if nums != (2,) or draft.more or ordinal not in ("first", "last"):
             raise _illegal(f"which {head}? ('les deux premières', 'les deux dernières')", draft)
         return [Call(twice, (1 if ordinal == "first" else 2,))]

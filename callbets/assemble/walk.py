@@ -369,7 +369,8 @@ class Assembler:
             draft.neighbours, draft.centres, draft.stake = el, centres, stake
             return
         cur = self.current
-        if cur is not None and cur.is_bare and not el.text and len(cur.nums.numbers) == 1:  # type: ignore[union-attr]
+        first = cur is not None and cur.sep_before not in ("and", "with")
+        if cur is not None and first and cur.is_bare and not el.text and _one(cur):
             cur.neighbours, cur.centres = el, cur.nums.numbers  # type: ignore[union-attr]
             cur.nums = None  # "le 31 deux de chaque côté": no other reading
             return
@@ -441,12 +442,8 @@ class Assembler:
         """ "tiers, 10 10 euros each": a bet on 10, or the amount said twice?  Ask."""
         cur = self.current
         amount_first = el.text[:1].isdigit()  # "10 euros each", not "à 10"
-        if (
-            cur is not None
-            and cur.is_bare
-            and amount_first
-            and cur.nums == Nums((el.amount,), cur.start)
-        ):
+        said = cur.nums.numbers if cur is not None and cur.nums is not None else ()
+        if cur is not None and cur.is_bare and amount_first and said == (el.amount,):
             raise AmbiguousError(
                 f"'{el.amount} {el.text}': a bet on {el.amount}, or the amount said twice?",
                 [],
