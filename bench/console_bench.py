@@ -21,7 +21,7 @@ from pathlib import Path
 from settle_bench import ANNOUNCEMENTS, PER_PLAYER, PLAYERS
 
 from callbets.console.session import Session
-from callbets.store import Table
+from callbets.table import Table
 
 ROUNDS = 5
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from callbets import find_house, parse
 from callbets.settle import Bet, bets_for, settle
-from callbets.store import Table
+from callbets.table import Table
 
 ANNOUNCEMENTS = [
     "voisins à 5", "tiers à 2", "orphelins à 3", "jeu zéro", "17 et les voisins à 2",

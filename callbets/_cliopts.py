@@ -6,9 +6,10 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
 
+from .errors import CallbetsError
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE
 
@@ -37,21 +38,82 @@ def add_json_modes(p: argparse.ArgumentParser) -> None:
     )
 
 
+MAX_LINE_BYTES = 4096
+"""A line longer than this is answered as too long without being decoded or kept whole."""
+
+
+def input_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) of each ``\n``-ended line, without the ``\n`` (and without the
+    ``\r`` of a ``\r\n`` ending).  A bare ``\r`` is part of its line.  Lines longer than
+    :data:`MAX_LINE_BYTES` are cut there (the rest is read and dropped, in bounded memory)."""
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while (more := stream.readline(65536)) and not more.endswith(b"\n"):
+                pass
+        line = line.removesuffix(b"\n").removesuffix(b"\r")
+        yield number, line
+
+
 def answer_lines(source: str, command: str, answer: Callable[[str], dict[str, Any]]) -> int:
     """One announcement per input line (stdin for ``-``), one JSON object per line out.
 
-    Blank lines are skipped.  Returns the exit code: 0, or 1 if the input cannot be read.
+    Lines are the input's ``\n`` lines, the same from stdin and from a file.  Blank lines
+    are skipped.  A line that is not UTF-8 gets its own ``{"ok": false}`` object (kind
+    ``encoding``, with its line number) and the stream goes on; so does a line that
+    cannot be answered for any other reason.  Returns the exit code: 0, or 1 if the
+    input cannot be read at all.
     """
     try:
         with contextlib.ExitStack() as stack:
-            lines: Iterable[str] = sys.stdin
+            stream: BinaryIO = sys.stdin.buffer
             if source != "-":
-                lines = stack.enter_context(open(source, encoding="utf-8"))
-            for line in lines:
-                text = line.rstrip("\n")
-                if text.strip():
-                    print(json.dumps(answer(text), ensure_ascii=False), flush=True)
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"callbets {command}: cannot read {source}: {err}", file=sys.stderr)
+                stream = stack.enter_context(open(source, "rb"))
+            for number, raw in input_lines(stream):
+                result = _answer_one(number, raw, answer)
+                if result is not None:
+                    print(json.dumps(result, ensure_ascii=False), flush=True)
+    except OSError as err:
+        print(f"callbets {command}: cannot read {source}: {err.strerror or err}", file=sys.stderr)
         return 1
     return 0
+
+
+def _answer_one(
+    number: int, raw: bytes, answer: Callable[[str], dict[str, Any]]
+) -> dict[str, Any] | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return {
+            "input": raw.decode("utf-8", errors="replace"),
+            "ok": False,
+            "error": {
+                "kind": "encoding",
+                "message": f"line {number} is not UTF-8 text (byte {err.start + 1})",
+                "line": number,
+            },
+        }
+    if not text.strip():
+        return None
+    if len(raw) >= MAX_LINE_BYTES:
+        return _line_error(text[:80] + "…", number, "unrecognized",
+                           f"line {number} is longer than {MAX_LINE_BYTES} bytes")  # fmt: skip
+    try:
+        return answer(text)
+    except CallbetsError as err:
+        return _line_error(text, number, getattr(err, "kind", "error"), str(err))
+    except Exception as err:
+        return _line_error(text, number, "internal", f"callbets could not answer: {err!r}")
+
+
+def _line_error(text: str, number: int, kind: str, message: str) -> dict[str, Any]:
+    return {
+        "input": text,
+        "ok": False,
+        "error": {"kind": kind, "message": message, "line": number},
+    }

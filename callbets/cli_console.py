@@ -10,7 +10,7 @@ from typing import Any
 
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE
-from .store import Table, default_path
+from .table import Table, default_path
 
 
 def _table(args: argparse.Namespace) -> Table:

@@ -16,7 +16,7 @@ from .house import DEFAULT_HOUSE, House, find_house
 from .parse import parse
 from .readback import call_line, readback
 from .settle import Settlement, bets_for, call_results, settle
-from .store import SpinReport, Table, default_path, money
+from .table import SpinReport, Table, default_path, money
 
 EXIT_OK, EXIT_REFUSED = 0, 1
 

@@ -49,6 +49,8 @@ BOTH = "BOTH"
 CHECKED_FILLERS = frozenset({ARTICLE, BOTH})
 """Words that carry no bet but must stand where they belong (:mod:`callbets.tokens`)."""
 _MAX_ALTERNATIVES = 2000
+MAX_GLUED = 60
+"""The longest word read as several number words written together (``duecentocinquanta``)."""
 
 
 class _Infinite(Exception):
@@ -279,13 +281,21 @@ class Lexicon:
             yield Tok(name, part, word.start, word.end, self._value(name), glued=True)
 
     def _glued_numbers(self, word: str) -> list[str] | None:
-        """Split ``duecentocinquanta`` into number words, or None."""
-        if not word:
-            return []
-        for cut in range(len(word), 0, -1):
-            head = word[:cut]
-            if head in self.number_values:
-                rest = self._glued_numbers(word[cut:])
-                if rest is not None:
-                    return [head, *rest]
-        return None
+        """Split ``duecentocinquanta`` into number words (longest first), or None.
+
+        Dynamic programming over the word's suffixes: time grows with the square of its
+        length, never exponentially, and a word longer than :data:`MAX_GLUED` letters is
+        no number.
+        """
+        if len(word) > MAX_GLUED:
+            return None
+        longest = max(map(len, self.number_values), default=0)
+        split: dict[int, list[str] | None] = {len(word): []}
+        for start in range(len(word) - 1, -1, -1):
+            split[start] = None
+            for cut in range(min(len(word), start + longest), start, -1):
+                rest = split[cut]
+                if rest is not None and word[start:cut] in self.number_values:
+                    split[start] = [word[start:cut], *rest]
+                    break
+        return split[0] if word else []

@@ -16,6 +16,9 @@ from functools import cache
 
 from .errors import StakeError, UnrecognizedError
 
+MAX_DIGITS = 7
+"""Digits in one number: no stake or position needs more (:data:`callbets.tokens.MAX_AMOUNT`)."""
+
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'"})
 _DASHES = str.maketrans({"–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-"})
 
@@ -119,6 +122,13 @@ def words(text: str) -> list[Word]:
         if kind == "decimal":
             out.extend(_split_decimal(m.group(), start, origin, text))
             continue
+        if kind == "digits" and len(m.group()) > MAX_DIGITS:
+            raise StakeError(
+                f"a number of {len(m.group())} digits: no stake or number has more than "
+                f"{MAX_DIGITS}",
+                text,
+                origin[start],
+            )
         value = "/" if kind == "slash" else "," if kind == "comma" else m.group()
         joined = kind == "word" and start > 0 and folded[start - 1] == "-" and bool(out)
         out.append(Word(value, origin[start], origin[end], joined))

@@ -26,10 +26,15 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from .errors import UnrecognizedError
 from .lexicon import Lexicon, Tok
 
 MAX_READINGS = 256
 """More groupings than this are not explored (a run of number words that long is noise)."""
+
+MAX_RUN = 16
+"""The most number words in one run (joining words such as "et" do not count): "deux cent
+cinquante sept" is four; "dix sept et vingt et vingt cinq et trente deux" seven."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +261,14 @@ def readings(composer: Composer, toks: list[Tok]) -> Iterator[Reading]:
     if the caller asks for them (most announcements stop at the first).
     """
     runs = _runs(toks, composer.join_words)
+    for r in runs:
+        said = sum(_is_number_word(t) for t in toks[r.start : r.end])
+        if said > MAX_RUN:
+            raise UnrecognizedError(
+                f"{said} number words in a row: at most {MAX_RUN} are read; say 'et' or a "
+                "bet's name between the numbers",
+                column=toks[r.start].start,
+            )
     slices = [toks[r.start : r.end] for r in runs]
     cuts = [_uncuttable(composer, run) for run in slices]
     firsts = [

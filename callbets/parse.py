@@ -18,6 +18,9 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
   silently turned into another bet.
 * A bare number after a call ("voisins 45") is ambiguous unless the house says otherwise.
 * Chatter ("rien ne va plus") and anything else that is not a bet is unrecognised.
+* Cost is bounded: at most :data:`MAX_CHARS` characters, :data:`~callbets.numbers.MAX_RUN`
+  number words in a row, :data:`~callbets.assemble.walk.MAX_CALLS` calls, amounts up to
+  :data:`~callbets.tokens.MAX_AMOUNT`; longer or larger input is refused with the reason.
 """
 
 from __future__ import annotations
@@ -40,6 +43,10 @@ from .transform import Element
 
 _AMOUNT_TOKENS = frozenset({"NUMBER", "AMOUNT", "MONEY"})
 
+MAX_CHARS = 500
+"""The longest announcement read: a spoken or typed announcement is short; a longer text
+is refused at once (its cost is then bounded whatever it holds)."""
+
 
 def parse(text: str, lang: str = "fr", house: House | None = None) -> Announcement:
     """Parse one announcement into calls and chip placements.
@@ -56,6 +63,12 @@ def parse(text: str, lang: str = "fr", house: House | None = None) -> Announceme
     grammar = language(lang)
     house = house or find_house()
     try:
+        if len(text) > MAX_CHARS:
+            raise UnrecognizedError(
+                f"an announcement is at most {MAX_CHARS} characters (this one has "
+                f"{len(text)}): announce the bets in several parts",
+                column=MAX_CHARS,
+            )
         return _parse(grammar, text, house)
     except AnnouncementError as err:
         raise err.with_text(text) from None

@@ -26,9 +26,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .errors import AmbiguousError, UnrecognizedError
+from .errors import AmbiguousError, StakeError, UnrecognizedError
 from .layout import from_pair
 from .lexicon import ARTICLE, BOTH, Lexicon, Tok
+
+MAX_AMOUNT = 1_000_000
+"""The largest amount a number word or a digit run may say; the table's limits are far
+below, and a larger number is a mistake, not a stake."""
 
 SEPARATORS = frozenset({"AND", "COMMA", "WITH"})
 LINKS = frozenset({"OF", "ON"})
@@ -195,6 +199,12 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     :raises AmbiguousError: ``1 à 18`` without "de": a range, or the 1 at 18 a piece?
     """
     out = [replace(t, type="NUMBER") if t.type == "DIGITS" else t for t in toks]
+    for t in out:
+        if t.value is not None and t.value > MAX_AMOUNT:
+            raise StakeError(
+                f"{t.value}: no stake is above {MAX_AMOUNT:,}".replace(",", " "),
+                column=t.start,
+            )
     out = _ranges(out, lexicon, piece_value)
     out = _merge(out)
     out = _retype(out)

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from callbets.store import Table, TableError
+from callbets.table import Table, TableError
 
 ANNOUNCEMENTS = ["voisins à 2", "tiers à 1", "rouge à 10", "17 et les voisins", "pair à 4",
                  "finale 8/9 à 2", "orphelins", "colonne 34 à 3", "le 17 complet"]  # fmt: skip

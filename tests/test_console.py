@@ -29,7 +29,7 @@ from callbets.console.voice import Heard, Listener
 from callbets.console.words import messages
 from callbets.house import find_house
 from callbets.readback import replay_name
-from callbets.store import Table
+from callbets.table import Table
 from callbets.talk import TableTalk, table_talk
 
 ENTER, ESC, QUIT, F5, F6 = "\r", "\x1b", "/quit\r", "\x1b[15~", "\x1b[17~"

@@ -20,7 +20,7 @@ from callbets import AnnouncementError
 from callbets.limits import LimitError
 from callbets.replay import ReplayError
 from callbets.settle import settle
-from callbets.store import Table, TableError, money
+from callbets.table import Table, TableError, money
 
 from .conftest import ROOT
 

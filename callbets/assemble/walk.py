@@ -108,6 +108,12 @@ class Assembler:
             forward = isinstance(el, StakeEl) and el.kind == "forward"
             self.after_stake = isinstance(el, StakeEl | CheckEl | PiecesEl) and not forward
         self._refuse_juxtaposed()
+        if len(self.drafts) > MAX_CALLS:
+            raise UnrecognizedError(
+                f"{len(self.drafts)} bets in one announcement: at most {MAX_CALLS}; announce "
+                "them in several parts",
+                column=self.drafts[MAX_CALLS].start,
+            )
         if self.forward is not None and not any(d.stake is self.forward for d in self.drafts):
             raise StakeError(
                 f"'{self.forward.text}': on which bet? Say it after the amount",
@@ -499,6 +505,9 @@ class Assembler:
         """
         return Placing(self).announcement()
 
+
+MAX_CALLS = 20
+"""The most calls in one announcement."""
 
 CALLED_NAMES = frozenset({"voisins", "tiers", "orphelins", "jeu_zero", "nassa", "serie"})
 """Called bets named by one word, which people list without "et": "voisins tiers orphelins"."""

@@ -24,7 +24,7 @@ from prompt_toolkit.styles import Style
 
 from ..grammar import language
 from ..normalize import fold
-from ..store import Table
+from ..table import Table
 from .report import Fragments, line
 from .session import Session
 from .voice import Heard, Listener

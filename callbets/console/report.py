@@ -19,7 +19,7 @@ from ..layout import RED, BetKind, Position, simple_chance
 from ..readback import call_line, position_name, readback, replay_name
 from ..replay import Replay
 from ..settle import Bet, Outcome
-from ..store import SpinReport, money
+from ..table import SpinReport, money
 from .words import say
 
 Fragments = list[tuple[str, str]]

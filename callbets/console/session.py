@@ -2,7 +2,7 @@
 
 A :class:`Session` holds the little the console knows beyond the table file: the
 selected player and the announcement waiting for confirmation (which is also in the
-file, so a restart finds it again).  Every change goes through :class:`~callbets.store.Table`
+file, so a restart finds it again).  Every change goes through :class:`~callbets.table.Table`
 and so into its audit log.
 
 Lines, in the order they are tried:
@@ -36,8 +36,8 @@ from ..limits import check_limits
 from ..normalize import words
 from ..readback import replay_name
 from ..settle import CallResult
-from ..store import SpinReport, Table
 from ..svg import announcement_svg, svg
+from ..table import SpinReport, Table
 from ..talk import CLOSE, table_talk
 from . import report
 from .report import Fragments, error, line

@@ -15,7 +15,7 @@ from ..errors import CallbetsError
 from ..layout import SIMPLE_CHANCES
 from ..readback import position_name
 from ..settle import Bet
-from ..store import SpinReport, Table
+from ..table import SpinReport, Table
 from .report import Fragments, line
 from .words import say
 

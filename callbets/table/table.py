@@ -26,14 +26,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
-from .announcement import Announcement, PlacedCall, parse_notation
-from .errors import AnnouncementError, CallbetsError
-from .house import find_house, house_file_text, house_from_dict
-from .layout import BetKind, Position
-from .limits import LimitError, check_limits
-from .parse import parse
-from .replay import Replay, replay
-from .settle import Bet, CallResult, Outcome, Settlement, call_results, settle
+from ..announcement import Announcement, PlacedCall, parse_notation
+from ..errors import AnnouncementError, CallbetsError
+from ..house import find_house, house_file_text, house_from_dict
+from ..layout import BetKind, Position
+from ..limits import LimitError, check_limits
+from ..parse import parse
+from ..replay import Replay, replay
+from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
 
 FORMAT = "callbets-table-1"
 
