@@ -14,6 +14,17 @@ from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE
 
 
+def text_argument(value: str) -> str:
+    """A command-line text that must be valid UTF-8 (a player, an announcement, a key)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(
+            f"{value.encode('utf-8', 'surrogateescape')!r} is not UTF-8 text"
+        ) from None
+    return value
+
+
 def add_lang_house(p: argparse.ArgumentParser, lang: str = "fr") -> None:
     """``--lang`` and ``--house``."""
     p.add_argument("--lang", choices=LANGUAGES, default=lang, help=f"language (default: {lang})")

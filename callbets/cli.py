@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._cliopts import add_json_modes, add_lang_house, answer_lines
+from ._cliopts import add_json_modes, add_lang_house, answer_lines, text_argument
 from .cli_console import add_commands as add_console_commands
 from .cli_regress import add_commands as add_regress_commands
 from .cli_speech import add_commands as add_speech_commands
@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Parse an announcement into calls and chips, or refuse it with the reason.",
         epilog='example: callbets parse --lang fr "voisins du zéro à 5"',
     )
-    p.add_argument("text", nargs="*", metavar="TEXT", help="the announcement")
+    p.add_argument("text", nargs="*", metavar="TEXT", help="the announcement", type=text_argument)
     add_lang_house(p)
     add_json_modes(p)
     p.add_argument(
@@ -126,8 +126,12 @@ def build_parser() -> argparse.ArgumentParser:
     return top
 
 
+EXIT_INTERNAL = 3
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``callbets``; returns the exit code (0 ok, 1 refused, 2 usage)."""
+    """Run ``callbets``; returns the exit code (0 ok, 1 refused, 2 bad input or usage,
+    3 an error callbets did not foresee, said in one line: never a traceback)."""
     args = build_parser().parse_args(argv)
     try:
         return run_guarded(args)
@@ -136,3 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:
+        print(f"callbets: unexpected error ({type(err).__name__}: {err})", file=sys.stderr)
+        return EXIT_INTERNAL

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ._cliopts import add_json_modes, add_lang_house, answer_lines
+from ._cliopts import add_json_modes, add_lang_house, answer_lines, text_argument
 from .announcement import Announcement
-from .errors import AnnouncementError, CallbetsError, HouseError
+from .errors import AnnouncementError, CallbetsError, InputError
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, House, find_house
 from .parse import parse
@@ -111,8 +111,12 @@ def _table_path(args: argparse.Namespace) -> Path:
     return Path(args.table) if args.table else default_path()
 
 
+READING = frozenset({"show", "audit", "verify"})
+"""Table actions that only read: the file is opened read-only."""
+
+
 def _open(args: argparse.Namespace) -> Table:
-    return Table.open(_table_path(args))
+    return Table.open(_table_path(args), write=args.action not in READING)
 
 
 def describe_spin(report: SpinReport, house: House, out: TextIO) -> None:
@@ -156,7 +160,7 @@ def cmd_table(args: argparse.Namespace) -> int:
         print(f"{args.name} is at the table")
     elif action in ("bet", "announce"):
         aid, a = (table.bet if action == "bet" else table.announce)(
-            args.player, " ".join(args.text)
+            args.player, " ".join(args.text), key=args.id
         )
         status = "placed" if action == "bet" else "waiting for confirmation"
         print(f"#{aid} {args.player} ({status}): {readback(a, table.lang, table.house)}")
@@ -174,15 +178,15 @@ def cmd_table(args: argparse.Namespace) -> int:
         table.close()
         print("rien ne va plus")
     elif action == "spin":
-        choices = dict(c.split("=", 1) for c in args.choice or [])
+        choices = dict(args.choice or [])
         report = table.spin(args.number, args.round, choices, args.last)
         if args.json:
             print(json.dumps(report.to_json(), ensure_ascii=False))
         else:
             describe_spin(report, table.house, out)
     elif action == "replay":
-        aid, _, call = args.id.partition(".")
-        done = table.replay(int(aid), args.kind, int(call or 0))
+        aid, call = args.id
+        done = table.replay(aid, args.kind, call)
         print(
             f"placed {done.placed.notation()} ({money(done.from_win)} from the win"
             f"{f', {done.left_in_place} left in place' if done.left_in_place else ''}); "
@@ -206,7 +210,23 @@ def cmd_table(args: argparse.Namespace) -> int:
             print(f"{n} audit records written to {args.output}")
         else:
             table.export_audit(out)
+    elif action == "verify":
+        return _verify(table)
     return EXIT_OK
+
+
+def _verify(table: Table) -> int:
+    found = table.verify()
+    chain = found.chain
+    if chain.ok:
+        print(f"audit chain: {chain.rows} rows verify (head {chain.head[:16]}…)")
+    else:
+        print(f"audit chain BROKEN at row {chain.first_bad}: {chain.reason}")
+    for problem in found.problems:
+        print(f"books: {problem}")
+    if not found.problems:
+        print(f"books: {found.spins} spins settled once each, totals match their bets")
+    return EXIT_OK if found.ok else EXIT_REFUSED
 
 
 def add_commands(sub: Any) -> None:
@@ -217,7 +237,7 @@ def add_commands(sub: Any) -> None:
         description="Settle one announcement against one winning number, without a table.",
         epilog='example: callbets settle --spin 26 "voisins du zéro à 5"',
     )
-    s.add_argument("text", nargs="*", metavar="ANNOUNCEMENT")
+    s.add_argument("text", nargs="*", metavar="ANNOUNCEMENT", type=text_argument)
     s.add_argument("--spin", type=int, required=True, metavar="N", help="the winning number")
     add_lang_house(s)
     s.add_argument(
@@ -242,18 +262,28 @@ def add_commands(sub: Any) -> None:
     o = acts.add_parser("open", help="open a new table with a house and a language")
     o.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME")
     o.add_argument("--lang", choices=LANGUAGES, default="fr")
-    acts.add_parser("player", help="seat a player (a colour or a name)").add_argument("name")
+    acts.add_parser("player", help="seat a player (a colour or a name)").add_argument(
+        "name", type=text_argument
+    )
     for name, helptext in (
         ("bet", "announce and place a bet"),
         ("announce", "announce, to confirm later"),
     ):
         b = acts.add_parser(name, help=helptext)
-        b.add_argument("player")
-        b.add_argument("text", nargs="+", metavar="ANNOUNCEMENT")
+        b.add_argument("player", type=text_argument)
+        b.add_argument("text", nargs="+", metavar="ANNOUNCEMENT", type=text_argument)
+        b.add_argument(
+            "--id",
+            metavar="KEY",
+            type=text_argument,
+            help="idempotency key: a retry with the same key places nothing twice",
+        )
     acts.add_parser("confirm", help="confirm an announcement").add_argument("id", type=int)
     acts.add_parser("cancel", help="cancel an announcement").add_argument("id", type=int)
     acts.add_parser("undo", help="take back the last confirmed announcement")
-    acts.add_parser("clear", help="remove a player's bets").add_argument("player")
+    acts.add_parser("clear", help="remove a player's bets").add_argument(
+        "player", type=text_argument
+    )
     acts.add_parser("close", help="rien ne va plus: close betting")
     sp = acts.add_parser("spin", help="enter the winning number and settle")
     sp.add_argument("number", type=int)
@@ -262,25 +292,51 @@ def add_commands(sub: Any) -> None:
         "--choice",
         action="append",
         metavar="BET=CHOICE",
+        type=_choice,
         help="on zero: prison, half or move:<chance> for a bet id",
     )
     sp.add_argument("--last", action="store_true", help="the session's last spin")
     sp.add_argument("--json", action="store_true")
     r = acts.add_parser("replay", help="replay a winning called bet")
-    r.add_argument("id", metavar="ANNOUNCEMENT[.CALL]")
+    r.add_argument("id", metavar="ANNOUNCEMENT[.CALL]", type=_call_id)
     r.add_argument("kind", choices=["refaire", "completer", "tout"])
     sh = acts.add_parser("show", help="the table's state")
     sh.add_argument("--json", action="store_true")
     au = acts.add_parser("audit", help="export the audit log as JSON lines")
     au.add_argument("--output", metavar="FILE")
+    acts.add_parser(
+        "verify",
+        help="check the audit log's hash chain and the books (read-only)",
+        description="Recompute the audit log's hash chain (an HMAC if $CALLBETS_AUDIT_KEY is "
+        "set) and the books: every spin settled once, totals consistent with the bets. "
+        "Exit 1 and the first bad row if anything does not verify.",
+    )
     t.set_defaults(run=cmd_table)
+
+
+def _choice(value: str) -> tuple[str, str]:
+    """``BET=CHOICE`` for ``spin --choice``."""
+    bet, sep, choice = value.partition("=")
+    if not (sep and bet.strip().isdigit() and choice.strip()):
+        raise argparse.ArgumentTypeError(
+            f"'{value}': write it BET=CHOICE, e.g. 12=half or 12=move:black"
+        )
+    return bet.strip(), choice.strip()
+
+
+def _call_id(value: str) -> tuple[int, int]:
+    """``ANNOUNCEMENT[.CALL]`` for ``replay``: two whole numbers."""
+    aid, _, call = value.partition(".")
+    if not aid.isdigit() or not (call.isdigit() or not call):
+        raise argparse.ArgumentTypeError(f"'{value}': an announcement number, e.g. 12 or 12.1")
+    return int(aid), int(call or 0)
 
 
 def run_guarded(args: argparse.Namespace) -> int:
     """Run a command, turning callbets errors into one clear line (exit 1; 2 for a bad house)."""
     try:
         code: int = args.run(args)
-    except HouseError as err:
+    except InputError as err:
         print(f"callbets: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (e.g. piped into head)

@@ -12,7 +12,16 @@ class CallbetsError(Exception):
     """Base of every error callbets raises on purpose."""
 
 
-class HouseError(CallbetsError, ValueError):
+class TableError(CallbetsError, RuntimeError):
+    """The table cannot do this: closed for betting, unknown player, locked file…"""
+
+
+class InputError(CallbetsError, ValueError):
+    """An input file (house profile, suite manifest, report) that cannot be used; the
+    message names the file, the line or key, and what is wrong.  Commands exit 2."""
+
+
+class HouseError(InputError):
     """A house profile is unknown, unreadable or invalid."""
 
 

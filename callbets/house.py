@@ -123,15 +123,29 @@ class House:
         return call in self.offered
 
 
-def _get(data: dict[str, Any], path: str, kind: type, source: str) -> Any:
+MAX_HOUSE_BYTES = 65536
+"""A house profile is a page of settings; a larger file is refused unread."""
+MAX_AMOUNT = 1_000_000
+"""The largest stake a profile may name (as :data:`callbets.tokens.MAX_AMOUNT`)."""
+
+
+def _get(data: dict[str, Any], path: str, kind: type, source: str, item: type | None = None) -> Any:
+    """The value at ``path``, of type ``kind`` (and, for a list, every item of ``item``)."""
     node: Any = data
     for key in path.split("."):
         if not isinstance(node, dict) or key not in node:
             raise HouseError(f"house file {source}: missing key '{path}'")
         node = node[key]
     if not isinstance(node, kind) or (kind is int and isinstance(node, bool)):
-        raise HouseError(f"house file {source}: '{path}' must be {kind.__name__}")
+        raise HouseError(f"house file {source}: '{path}' must be {_kind_name(kind)}")
+    if item is not None and not all(isinstance(x, item) for x in node):  # type: ignore[attr-defined]
+        raise HouseError(f"house file {source}: '{path}' must be a list of {_kind_name(item)}")
     return node
+
+
+def _kind_name(kind: type) -> str:
+    return {int: "a whole number", str: "text", bool: "true or false", list: "a list",
+            dict: "a table"}.get(kind, kind.__name__)  # fmt: skip
 
 
 def _digit_pair(text: str, source: str) -> tuple[int, int]:
@@ -146,7 +160,9 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
 
     :raises HouseError: a key is missing, has the wrong type or an unknown value.
     """
-    offered = frozenset(_get(data, "calls.offered", list, source))
+    if not isinstance(data, dict):
+        raise HouseError(f"house file {source}: not a table of settings")
+    offered = frozenset(_get(data, "calls.offered", list, source, str))
     unknown = offered - KNOWN_CALLS
     if unknown:
         raise HouseError(f"house file {source}: unknown called bets {sorted(unknown)}")
@@ -160,7 +176,7 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         neighbours_max=_get(data, "neighbours.max", int, source),
         finale_zero_includes_0=_get(data, "finales.zero_includes_0", bool, source),
         horizontal_finales=frozenset(
-            _digit_pair(t, source) for t in _get(data, "finales.horizontal", list, source)
+            _digit_pair(t, source) for t in _get(data, "finales.horizontal", list, source, str)
         ),
         vertical_orphan_plein=_get(data, "finales.vertical_orphan_plein", bool, source),
         complete_style=_get(data, "complete.style", str, source),
@@ -171,9 +187,9 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         bare_amount=_get(data, "stakes.bare_amount", str, source),
         zero=_zero_rules(data, source),
         limits=_limits(data, source),
-        payout_order=tuple(_get(data, "payout.order", list, source)),
-        paid_to_place=frozenset(_get(data, "payout.paid_to_place", list, source)),
-        pour_le_tout=frozenset(_get(data, "payout.pour_le_tout", list, source)),
+        payout_order=tuple(_get(data, "payout.order", list, source, str)),
+        paid_to_place=frozenset(_get(data, "payout.paid_to_place", list, source, str)),
+        pour_le_tout=frozenset(_get(data, "payout.pour_le_tout", list, source, str)),
         pour_le_tout_remainder=_get(data, "payout.pour_le_tout_remainder", str, source),
     )
     checks = [
@@ -181,7 +197,10 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         (1 <= house.neighbours_default <= house.neighbours_max <= 9, "neighbours"),
         (house.complete_style in ("progressive", "flat"), "complete.style"),
         (house.bare_amount in ("ask", "per_piece"), "stakes.bare_amount"),
-        (house.piece_value > 0, "piece_value"),
+        (0 < house.piece_value <= MAX_AMOUNT, "piece_value"),
+        (house.zero.prison_max_levels >= 0, "zero.prison_max_levels"),
+        (house.limits.min_outside_pieces >= 0, "limits.min_outside_pieces"),
+        (house.limits.min_inside_pieces >= 0, "limits.min_inside_pieces"),
         (house.zero.simple_chances in ZERO_RULES, "zero.simple_chances"),
         (house.zero.choices <= ZERO_CHOICES, "zero.choices"),
         (house.zero.default_choice in house.zero.choices, "zero.default_choice"),
@@ -201,7 +220,7 @@ def _zero_rules(data: dict[str, Any], source: str) -> ZeroRules:
         prison_max_levels=_get(data, "zero.prison_max_levels", int, source),
         past_max=_get(data, "zero.past_max", str, source),
         default_choice=_get(data, "zero.default_choice", str, source),
-        choices=frozenset(_get(data, "zero.choices", list, source)),
+        choices=frozenset(_get(data, "zero.choices", list, source, str)),
         last_spin_forced_refund=_get(data, "zero.last_spin_forced_refund", bool, source),
     )
 
@@ -212,8 +231,14 @@ def _limits(data: dict[str, Any], source: str) -> Limits:
     for kind in LIMIT_KINDS:
         if kind in table:
             pair = table[kind]
-            if not (isinstance(pair, list) and len(pair) == 2 and 0 < pair[0] <= pair[1]):
-                raise HouseError(f"house file {source}: 'limits.{kind}' must be [min, max]")
+            whole = isinstance(pair, list) and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in pair
+            )
+            if not (whole and len(pair) == 2 and 0 < pair[0] <= pair[1] <= MAX_AMOUNT):
+                raise HouseError(
+                    f"house file {source}: 'limits.{kind}' must be [min, max], whole numbers "
+                    f"with 0 < min <= max <= {MAX_AMOUNT}"
+                )
             by_kind[kind] = (int(pair[0]), int(pair[1]))
     return Limits(
         by_kind=by_kind,
@@ -239,9 +264,18 @@ def house_file_text(name_or_path: str) -> str:
     if name_or_path.endswith(".toml") or "/" in name_or_path:
         path = Path(name_or_path)
         try:
-            return path.read_text(encoding="utf-8")
+            with open(path, "rb") as f:
+                raw = f.read(MAX_HOUSE_BYTES + 1)
         except OSError as err:
-            raise HouseError(f"cannot read house file {path}: {err.strerror}") from err
+            raise HouseError(f"cannot read house file {path}: {err.strerror}") from None
+        if len(raw) > MAX_HOUSE_BYTES:
+            raise HouseError(f"house file {path} is larger than {MAX_HOUSE_BYTES} bytes")
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise HouseError(
+                f"house file {path} is not UTF-8 text (byte {err.start + 1}); save it as UTF-8"
+            ) from None
     resource = resources.files("callbets") / "houses" / f"{name_or_path}.toml"
     if not resource.is_file():
         known = ", ".join(house_names())
@@ -259,5 +293,7 @@ def find_house(name_or_path: str = DEFAULT_HOUSE) -> House:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise HouseError(f"house file {name_or_path} is not valid TOML: {err}") from err
+        raise HouseError(f"house file {name_or_path} is not valid TOML: {err}") from None
+    except RecursionError:
+        raise HouseError(f"house file {name_or_path} is nested too deeply") from None
     return house_from_dict(data, name_or_path)

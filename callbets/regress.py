@@ -30,7 +30,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from .announcement import parse_notation
-from .errors import AmbiguousError, AnnouncementError, CallbetsError
+from .errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
 from .grammar import LANGUAGES
 from .house import find_house
 from .parse import parse
@@ -38,7 +38,7 @@ from .parse import parse
 OUTCOMES = ("exact", "asked", "refused", "wrong")
 
 
-class ManifestError(CallbetsError, ValueError):
+class ManifestError(InputError):
     """A suite manifest that cannot be used, with the file and line."""
 
 
@@ -86,31 +86,66 @@ def _chips(expect: str, house: str) -> Counter[str]:
     return Counter({f"{'/'.join(map(str, k))}": v for k, v in announcement.merged().items()})
 
 
-def load_suite(path: Path) -> list[Item]:
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+"""A manifest larger than this is refused unread (a suite of a million items is smaller)."""
+TEXT_FIELDS = ("id", "text", "audio", "house", "engine")
+
+
+def load_suite(path: Path, allow_outside: bool = False) -> list[Item]:
     """Read a suite's manifest.
 
-    :raises ManifestError: missing file, bad JSON, unknown language, malformed expected
-        chips, a missing audio file or an item with neither text nor audio.
+    Audio files must lie inside the suite's folder unless ``allow_outside`` is true; the
+    error for one that does not never says whether it exists.
+
+    :raises ManifestError: missing file, bad JSON, a line that is not an object, a field
+        of the wrong type, unknown language, malformed expected chips, a missing audio
+        file or an item with neither text nor audio (with the file and the line).
     """
     manifest = path / "manifest.jsonl" if path.is_dir() else path
     if not manifest.is_file():
         raise ManifestError(f"no manifest at {manifest}")
+    if manifest.stat().st_size > MAX_MANIFEST_BYTES:
+        raise ManifestError(f"{manifest} is larger than {MAX_MANIFEST_BYTES} bytes")
     items = []
-    for n, line in enumerate(manifest.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{manifest}:{n}"
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ManifestError(f"{where}: not JSON ({err.msg})") from err
-        items.append(_item(data, where, manifest.parent))
+    with open(manifest, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            where = f"{manifest}:{n}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ManifestError(f"{where}: not UTF-8 text") from None
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except (json.JSONDecodeError, RecursionError) as err:
+                raise ManifestError(f"{where}: not JSON ({getattr(err, 'msg', err)})") from None
+            items.append(_item(data, where, manifest.parent, allow_outside))
     if not items:
         raise ManifestError(f"{manifest} holds no items")
     return items
 
 
-def _item(data: dict[str, Any], where: str, folder: Path) -> Item:
+def _audio_path(audio: str, where: str, folder: Path, allow_outside: bool) -> str:
+    """The audio file of an item, kept inside the suite's folder."""
+    if not audio:
+        return ""
+    path = (folder / audio).resolve()
+    if not allow_outside and not path.is_relative_to(folder.resolve()):
+        raise ManifestError(
+            f"{where}: audio {audio!r} is outside the suite's folder (--allow-outside permits it)"
+        )
+    if not path.is_file():
+        raise ManifestError(f"{where}: audio file {audio!r} is missing")
+    return str(path)
+
+
+def _item(data: Any, where: str, folder: Path, allow_outside: bool = False) -> Item:
+    if not isinstance(data, dict):
+        raise ManifestError(f"{where}: each line must be a JSON object, not {type(data).__name__}")
+    for name in TEXT_FIELDS:
+        if name in data and not isinstance(data[name], str):
+            raise ManifestError(f"{where}: '{name}' must be text")
     lang = data.get("lang")
     if lang not in LANGUAGES:
         raise ManifestError(f"{where}: unknown language {lang!r} (one of {', '.join(LANGUAGES)})")
@@ -123,15 +158,13 @@ def _item(data: dict[str, Any], where: str, folder: Path) -> Item:
     if expect != "refuse":
         try:
             _chips(expect, house)
-        except (CallbetsError, ValueError, TypeError) as err:
-            raise ManifestError(f"{where}: malformed expected chips {expect!r}: {err}") from err
+        except (CallbetsError, ValueError, TypeError, KeyError, RecursionError) as err:
+            raise ManifestError(f"{where}: malformed expected chips {expect!r}: {err}") from None
     audio = data.get("audio", "")
-    if audio and not (folder / audio).is_file():
-        raise ManifestError(f"{where}: audio file {folder / audio} is missing")
+    audio_path = _audio_path(audio, where, folder, allow_outside)
     if not audio and not data.get("text"):
         raise ManifestError(f"{where}: an item needs 'text' or 'audio'")
     item_id = str(data.get("id") or f"{Path(where).stem}-{where.rsplit(':', 1)[1]}")
-    audio_path = str(folder / audio) if audio else ""
     return Item(
         item_id,
         lang,
@@ -257,6 +290,27 @@ def report_json(results: list[Result]) -> dict[str, Any]:
             for r in results
         ],
     }
+
+
+def load_baseline(path: Path) -> dict[str, Any]:
+    """An earlier ``--json`` report.
+
+    :raises ManifestError: unreadable, not JSON, or not a report.
+    """
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as err:
+        raise ManifestError(f"cannot read baseline {path}: {err.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise ManifestError(f"baseline {path} is not a JSON report of 'callbets regress'") from None
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list) or not all(
+        isinstance(i, dict) and isinstance(i.get("id"), str) and isinstance(i.get("outcome"), str)
+        for i in items
+    ):
+        raise ManifestError(f"baseline {path} is not a report of 'callbets regress' (--json)")
+    report: dict[str, Any] = data
+    return report
 
 
 def compare_baseline(results: list[Result], baseline: dict[str, Any]) -> dict[str, list[str]]:

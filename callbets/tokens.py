@@ -237,7 +237,9 @@ def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
             i += 1
             continue
         tok, used = found
-        if tok.type == "SLASH":
+        if tok.type == "SLASH":  # "sestina dal 19 al 24": the numbers of one position
+            if out and out[-1].type == "RANGE_FROM":
+                out.pop()
             out.extend((toks[i], tok))
             i += 2
             continue
@@ -297,6 +299,7 @@ def _merge(toks: list[Tok]) -> list[Tok]:
 
 
 def _retype(toks: list[Tok]) -> list[Tok]:
+    toks = _total_after(toks)
     out = []
     for i, tok in enumerate(toks):
         nxt = toks[i + 1].type if i + 1 < len(toks) else None
@@ -311,6 +314,18 @@ def _retype(toks: list[Tok]) -> list[Tok]:
             elif new == "AMOUNT" or tok.type == "NUMBER":
                 tok = replace(tok, type=new)
         out.append(tok)
+    return out
+
+
+def _total_after(toks: list[Tok]) -> list[Tok]:
+    """ "30 total": a total word after its amount, with no amount after it, is "in all"."""
+    out = list(toks)
+    for i in range(1, len(out)):
+        after = out[i + 1] if i + 1 < len(out) else None
+        amount_after = after is not None and after.type in ("NUMBER", "MONEY")
+        before = out[i - 1].type in ("NUMBER", "MONEY")
+        if out[i].type == "TOTAL_PREFIX" and before and not amount_after:
+            out[i] = replace(out[i], type="IN_ALL")
     return out
 
 

@@ -167,6 +167,8 @@ class ElementBuilder(Transformer[Token, Any]):
 
     def check(self, children: list[Token]) -> CheckEl:
         amount = _amount(children)
+        if int(amount) == 0:
+            raise _zero_stake(amount)
         return CheckEl(int(amount), f"{children[0]} {amount}", children[0].start_pos or 0)
 
     def range(self, children: list[Token]) -> RangeEl:

@@ -46,7 +46,7 @@ def test_missing_manifest(tmp_path: Path):
     with pytest.raises(ManifestError, match="no manifest"):
         load_suite(tmp_path / "nowhere")
     proc = cb("regress", str(tmp_path / "nowhere"))
-    assert proc.returncode == 1 and "no manifest" in proc.stderr
+    assert proc.returncode == 2 and "no manifest" in proc.stderr
 
 
 def test_a_wrong_item_fails_the_run_and_shows_the_chips(tmp_path: Path):

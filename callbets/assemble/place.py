@@ -16,6 +16,7 @@ from ..errors import (
     StakeError,
     UnrecognizedError,
 )
+from ..transform import StakeEl
 from .draft import Check, Draft, Question, group_key
 from .resolve import as_position, resolve
 
@@ -47,7 +48,7 @@ class Placing:
             if not any(d is s for s in said_again):
                 recipes += [(d, call, self._recipe(d, call)) for call in resolve(d, self.house)]
         if self.questions:
-            self._ask(self.questions[0], recipes)
+            self._ask(self.questions[0], recipes)  # stakes the bet, if nothing else it can be
         groups: dict[int, list[tuple[Call, Recipe]]] = {}
         for draft, call, recipe in recipes:
             groups.setdefault(group_key(draft), []).append((call, recipe))
@@ -67,6 +68,26 @@ class Placing:
             self._ask_finales_pair(draft, placed)
         self._ask_named_pairs(placed)
         return Announcement(self.text, tuple(p for _, p in placed))
+
+    def _ask_finales_pair(self, draft: Draft, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        """ "finals eight and nine": the finales 8 and 9 en plein, or the finale 8/9 à cheval?"""
+        if draft.head != "finales" or "straight" in draft.concepts or len(draft.more) != 1:
+            return
+        mine = [p for d, p in placed if d is draft]
+        digits = sorted(n for p in mine for n in p.call.numbers)
+        if len(mine) != 2 or len(digits) != 2 or digits[1] - digits[0] not in (1, 3):
+            return
+        cheval = Call("finale_cheval", (digits[0], digits[1]))
+        try:
+            cheval.recipe(self.house)
+        except IllegalBetError:
+            return
+        raise AmbiguousError(
+            f"finales {digits[0]} and {digits[1]}: two finales en plein, or the finale "
+            f"{digits[0]}/{digits[1]} à cheval? Say 'en plein' or 'à cheval'",
+            [" ; ".join(p.notation() for p in mine), f"{cheval.notation()} x{mine[0].unit}"],
+            column=draft.start,
+        )
 
     def _said_again(self) -> list[Draft]:
         """Numbers or positions said after a called bet that are exactly its chips
@@ -143,26 +164,6 @@ class Placing:
                     [p.notation(), f"tiers_plein x{self.house.piece_value}"],
                     column=stake.start,
                 )
-
-    def _ask_finales_pair(self, draft: Draft, placed: list[tuple[Draft, PlacedCall]]) -> None:
-        """ "finals eight and nine": the finales 8 and 9 en plein, or the finale 8/9 à cheval?"""
-        if draft.head != "finales" or "straight" in draft.concepts or len(draft.more) != 1:
-            return
-        mine = [p for d, p in placed if d is draft]
-        digits = sorted(n for p in mine for n in p.call.numbers)
-        if len(mine) != 2 or len(digits) != 2 or digits[1] - digits[0] not in (1, 3):
-            return
-        cheval = Call("finale_cheval", (digits[0], digits[1]))
-        try:
-            cheval.recipe(self.house)
-        except IllegalBetError:
-            return
-        raise AmbiguousError(
-            f"finales {digits[0]} and {digits[1]}: two finales en plein, or the finale "
-            f"{digits[0]}/{digits[1]} à cheval? Say 'en plein' or 'à cheval'",
-            [" ; ".join(p.notation() for p in mine), f"{cheval.notation()} x{mine[0].unit}"],
-            column=draft.start,
-        )
 
     def _ask_unstaked_tail(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
         """ "voisins à 5 et tiers": is the tiers at 5 too, or at one piece?  Ask."""
@@ -277,6 +278,12 @@ class Placing:
             unit = f"x{self.house.piece_value}"
             readings.append(" ; ".join(f"{c.notation()} {unit}" for c, _ in members) +
                             f" ; {as_bet.notation()} {unit}")  # fmt: skip
+        if len(readings) == 1 and pieces == 1 and as_bet is None:
+            # "black fifty": one piece (a piece is the whole) and 50 is no bet: the stake
+            stake = StakeEl("piece", q.nums.numbers[0], said, q.nums.start, q.nums.end)
+            for t in targets:
+                t.stake = stake
+            return
         raise AmbiguousError(
             f"'{said}' after the bet: is it the stake or another number? "
             "Say the stake with its word ('à 5', 'pour 45')",

@@ -357,28 +357,20 @@ class Assembler:
     def _neighbours(self, el: NeighboursEl) -> None:
         run = self._number_run()
         if run:
-            centres = tuple(n for d in run for n in d.nums.numbers)  # type: ignore[union-attr]
-            # "17 20 et les voisins", "dix dix sept et les voisins": two centres, or one
-            # number heard twice or in two parts?  Only a separator makes a list clear.
-            together = next((d for d in run if self._spoken_together(d.nums)), None)
-            if together is not None:
-                said = " ".join(map(str, together.nums.numbers))  # type: ignore[union-attr]
-                raise AmbiguousError(
-                    f"'{said}' with nothing between, then 'voisins': the neighbours of each, "
-                    "or one number heard twice? Say 'et' between the numbers",
-                    [],
-                    column=together.start,
-                )
-            stake = run[0].stake
-            del self.drafts[-len(run) :]
-            draft = self._new(run[0].start)
-            draft.neighbours, draft.centres, draft.stake = el, centres, stake
+            self._bind_run(run, el)
             return
         cur = self.current
-        first = cur is not None and cur.sep_before not in ("and", "with")
-        if cur is not None and first and cur.is_bare and not el.text and _one(cur):
-            cur.neighbours, cur.centres = el, cur.nums.numbers  # type: ignore[union-attr]
-            cur.nums = None  # "le 31 deux de chaque côté": no other reading
+        if cur is not None and cur.is_bare and not el.text and _one(cur):
+            # "le 31 deux de chaque côté", "1 and 20 one either side": no other reading,
+            # but "17 and two two either side" is a number said twice: ask
+            if cur.nums is not None and cur.nums.numbers == (el.count,):
+                raise AmbiguousError(
+                    f"'{el.count}' said twice before 'each side': a number, or the count?",
+                    [],
+                    column=el.start,
+                )
+            self.current = None
+            self._bind_run(self._number_run(cur.sep_before) or [cur], el)
             return
         if (
             cur is not None
@@ -403,9 +395,30 @@ class Assembler:
         draft = self._new(el.start)
         draft.neighbours, draft.alone = el, el.text in self.alone
 
-    def _number_run(self) -> list[Draft]:
-        """The bare-number calls just before "et les voisins" / "avec les voisins"."""
-        if self.current is not None or self.last_sep not in ("and", "with"):
+    def _bind_run(self, run: list[Draft], el: NeighboursEl) -> None:
+        """Numbers said before "et les voisins" become the neighbours' centres."""
+        centres = tuple(n for d in run for n in d.nums.numbers)  # type: ignore[union-attr]
+        # "17 20 et les voisins", "dix dix sept et les voisins": two centres, or one
+        # number heard twice or in two parts?  Only a separator makes a list clear.
+        together = next((d for d in run if self._spoken_together(d.nums)), None)
+        if together is not None:
+            said = " ".join(map(str, together.nums.numbers))  # type: ignore[union-attr]
+            raise AmbiguousError(
+                f"'{said}' with nothing between, then 'voisins': the neighbours of each, "
+                "or one number heard twice? Say 'et' between the numbers",
+                [],
+                column=together.start,
+            )
+        stake, sep = run[0].stake, run[0].sep_before
+        del self.drafts[-len(run) :]
+        draft = self._new(run[0].start)
+        draft.neighbours, draft.centres, draft.stake, draft.sep_before = el, centres, stake, sep
+
+    def _number_run(self, sep: str | None = None) -> list[Draft]:
+        """The bare-number calls just before "et les voisins" / "avec les voisins" (or
+        before "two either side", which follows its number with ``sep`` before it)."""
+        sep = sep or self.last_sep
+        if self.current is not None or sep not in ("and", "with"):
             return []
         run: list[Draft] = []
         for draft in reversed(self.drafts[self.staked_upto :]):

@@ -79,12 +79,39 @@ def read_wav(path: Path) -> bytes:
     :raises SpeechUnavailable: not a readable PCM WAV file.
     """
     try:
+        if path.stat().st_size == 0:
+            raise ValueError("the file is empty")
         with wave.open(str(path), "rb") as w:
-            raw = w.readframes(w.getnframes())
             width, channels, rate = w.getsampwidth(), w.getnchannels(), w.getframerate()
-    except (OSError, EOFError, wave.Error) as err:
-        raise SpeechUnavailable(f"cannot read {path} as a PCM WAV file: {err}") from err
-    return pcm16(resample(to_mono(_samples(raw, width), channels), rate))
+            frames = w.getnframes()
+            _check_header(path, width, channels, rate, frames)
+            raw = w.readframes(frames)
+    except (OSError, EOFError, wave.Error, ValueError) as err:
+        reason = str(err) or type(err).__name__
+        raise SpeechUnavailable(f"cannot read {path} as a PCM WAV file: {reason}") from None
+    whole = len(raw) - len(raw) % (width * channels)
+    if whole < frames * width * channels:
+        got = whole // (width * channels)
+        raise SpeechUnavailable(f"{path} is cut short: {got} of its {frames} frames are there")
+    return pcm16(resample(to_mono(_samples(raw[:whole], width), channels), rate))
+
+
+MAX_SECONDS = 600
+"""The longest recording read (an announcement lasts seconds)."""
+
+
+def _check_header(path: Path, width: int, channels: int, rate: int, frames: int) -> None:
+    """Refuse a WAV header no microphone makes, before reading or allocating anything."""
+    if not 1 <= width <= 4:
+        raise ValueError(f"{8 * width}-bit samples (1 to 4 bytes are read)")
+    if not 1 <= channels <= 16:
+        raise ValueError(f"{channels} channels")
+    if not 4000 <= rate <= 384000:
+        raise ValueError(f"a sample rate of {rate} Hz (4 kHz to 384 kHz are read)")
+    if frames == 0:
+        raise ValueError("no audio in it (0 frames)")
+    if frames / rate > MAX_SECONDS:
+        raise ValueError(f"{frames / rate:.0f} s of audio (at most {MAX_SECONDS} s are read)")
 
 
 def duration(pcm: bytes) -> float:

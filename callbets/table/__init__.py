@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
-from .table import SpinReport, Table, TableError, default_path, money
+from ..errors import TableError
+from .table import SpinReport, Table, default_path, money
 
 __all__ = ["SpinReport", "Table", "TableError", "default_path", "money"]

@@ -13,89 +13,32 @@ its rules even if the shipped profiles change.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from ..announcement import Announcement, PlacedCall, parse_notation
-from ..errors import AnnouncementError, CallbetsError
+from ..errors import AnnouncementError, CallbetsError, TableError
+from ..grammar import LANGUAGES
 from ..house import find_house, house_file_text, house_from_dict
 from ..layout import BetKind, Position
 from ..limits import LimitError, check_limits
 from ..parse import parse
 from ..replay import Replay, replay
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
-
-FORMAT = "callbets-table-1"
-
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE players (name TEXT PRIMARY KEY, created TEXT NOT NULL);
-CREATE TABLE announcements (
-    id INTEGER PRIMARY KEY,
-    player TEXT NOT NULL REFERENCES players(name),
-    text TEXT NOT NULL,
-    lang TEXT NOT NULL,
-    notation TEXT NOT NULL,
-    total INTEGER NOT NULL,
-    round INTEGER NOT NULL,
-    status TEXT NOT NULL
-        CHECK (status IN ('pending', 'confirmed', 'cancelled', 'undone', 'cleared')),
-    origin TEXT,
-    created TEXT NOT NULL
-);
-CREATE TABLE bets (
-    id INTEGER PRIMARY KEY,
-    announcement INTEGER NOT NULL REFERENCES announcements(id),
-    call_index INTEGER NOT NULL,
-    call TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    numbers TEXT NOT NULL,
-    amount INTEGER NOT NULL CHECK (amount > 0),
-    prison INTEGER NOT NULL DEFAULT 0,
-    round INTEGER NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('open', 'settled', 'removed'))
-);
-CREATE INDEX open_bets ON bets(id) WHERE status = 'open';
-CREATE TABLE spins (
-    round INTEGER PRIMARY KEY,
-    number INTEGER NOT NULL CHECK (number BETWEEN 0 AND 36),
-    created TEXT NOT NULL,
-    report TEXT NOT NULL
-);
-CREATE TABLE outcomes (
-    round INTEGER NOT NULL REFERENCES spins(round),
-    bet INTEGER NOT NULL REFERENCES bets(id),
-    result TEXT NOT NULL,
-    paid TEXT NOT NULL,
-    returned TEXT NOT NULL,
-    PRIMARY KEY (round, bet)
-);
-CREATE UNIQUE INDEX one_settlement_per_bet ON outcomes(bet);
-CREATE TABLE audit (
-    id INTEGER PRIMARY KEY,
-    ts TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    payload TEXT NOT NULL
-);
-CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
-BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
-BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-"""
-
-
-class TableError(CallbetsError, RuntimeError):
-    """The table cannot do this: closed for betting, unknown player, locked file…"""
+from .books import Verification, verify
+from .chain import GENESIS, audit_key, row_hash
+from .sqlite import FORMAT, create_db, db_error, open_db
 
 
 def default_path() -> Path:
@@ -179,42 +122,79 @@ class SpinReport:
         }
 
 
-class Table:
-    """A persistent roulette table.  Open one with :meth:`create` or :meth:`open`."""
+T = TypeVar("T")
 
-    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+
+def _translate(path_of: Callable[..., Path], method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as err:
+            raise db_error(path_of(*args, **kwargs), err) from None
+
+    return guarded
+
+
+def _sqlite_errors_as_table_errors(cls: type[T]) -> type[T]:
+    """Wrap every public method and property: an SQLite error becomes a TableError."""
+
+    def own(self: Any, *args: Any, **kwargs: Any) -> Path:
+        return Path(self.path)
+
+    def given(cls_: Any, path: Path, *args: Any, **kwargs: Any) -> Path:
+        return path
+
+    for name, attr in list(vars(cls).items()):
+        if name.startswith("_"):
+            continue
+        if isinstance(attr, classmethod):
+            setattr(cls, name, classmethod(_translate(given, attr.__func__)))
+        elif isinstance(attr, property) and attr.fget is not None:
+            setattr(cls, name, property(_translate(own, attr.fget)))
+        elif callable(attr):
+            setattr(cls, name, _translate(own, attr))
+    return cls
+
+
+@_sqlite_errors_as_table_errors
+class Table:
+    """A persistent roulette table.  Open one with :meth:`create` or :meth:`open`.
+
+    Every method turns an SQLite error (a locked, read-only or damaged file) into a
+    :class:`TableError` with the reason in a croupier's words.
+    """
+
+    def __init__(self, db: sqlite3.Connection, path: Path, writable: bool = True) -> None:
         self.db = db
         self.path = path
-        self.house = house_from_dict(json.loads(self._meta("house_profile")), self._meta("house"))
+        self.writable = writable
+        """False for a table opened read-only (``show``, ``audit``, ``verify``)."""
+        try:
+            profile = json.loads(self._meta("house_profile"))
+            self.house = house_from_dict(profile, self._meta("house"))
+        except (ValueError, CallbetsError) as err:
+            raise TableError(
+                f"{path} is damaged: its house profile cannot be read ({err})"
+            ) from None
         self.lang = self._meta("lang")
+        if self.lang not in LANGUAGES:
+            raise TableError(f"{path} is damaged: unknown language '{self.lang}' in its header")
 
     # ---- opening -------------------------------------------------------------
-    @staticmethod
-    def _connect(path: Path) -> sqlite3.Connection:
-        try:
-            db = sqlite3.connect(path, isolation_level=None, timeout=2.0)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-        except sqlite3.DatabaseError as err:
-            raise _db_error(path, err) from None
-        return db
-
     @classmethod
     def create(cls, path: Path, house_name: str, lang: str) -> Table:
-        """Make a new table file with a house and a language.
+        """Make a new table file with a house and a language (readable by its owner only).
 
-        :raises TableError: the file exists, or cannot be written.
+        :raises TableError: the file exists, its folder does not, or it cannot be written.
+        :raises HouseError: no such house.
         """
-        if path.exists():
-            raise TableError(f"{path} already exists: open it, or choose another file")
         house = find_house(house_name)
         profile = tomllib.loads(house_file_text(house_name))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        db = cls._connect(path)
-        try:
-            db.executescript(SCHEMA)
-            db.execute("BEGIN IMMEDIATE")
+        db = create_db(path)
+        table = cls.__new__(cls)
+        table.db, table.path, table.writable = db, path, True
+        with table._transaction():
             meta = {
                 "format": FORMAT,
                 "house": house.name,
@@ -225,31 +205,18 @@ class Table:
                 "created": _now(),
             }
             db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-            db.execute(
-                "INSERT INTO audit (ts, kind, payload) VALUES (?, 'open', ?)",
-                (_now(), json.dumps({"house": house.name, "lang": lang, "file": str(path)})),
-            )
-            db.execute("COMMIT")
-        except sqlite3.DatabaseError as err:
-            raise _db_error(path, err) from None
+            table._audit("open", house=house.name, lang=lang, file=str(path))
         return cls(db, path)
 
     @classmethod
-    def open(cls, path: Path) -> Table:
-        """Open an existing table file.
+    def open(cls, path: Path, write: bool = True) -> Table:
+        """Open an existing table file; ``write=False`` opens it read-only.
+
+        Nothing is written to a file before it is known to be a callbets table.
 
         :raises TableError: no such file, not a callbets table, damaged or locked.
         """
-        if not path.exists():
-            raise TableError(f"no table at {path}: open one with 'callbets table open'")
-        db = cls._connect(path)
-        try:
-            found = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        except sqlite3.DatabaseError as err:
-            raise _db_error(path, err) from None
-        if found is None or found[0] != FORMAT:
-            raise TableError(f"{path} is not a callbets table")
-        return cls(db, path)
+        return cls(open_db(path, write), path, write)
 
     def close_file(self) -> None:
         """Close the database connection."""
@@ -257,10 +224,7 @@ class Table:
 
     # ---- low level -------------------------------------------------------------
     def _meta(self, key: str) -> str:
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        except sqlite3.DatabaseError as err:
-            raise _db_error(self.path, err) from None
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise TableError(f"{self.path} is damaged: no '{key}' in its header")
         return str(row[0])
@@ -269,17 +233,20 @@ class Table:
         self.db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
 
     def _audit(self, event: str, **payload: Any) -> None:
+        """Append one row to the audit log, chained to the row before it."""
+        last = self.db.execute("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1").fetchone()
+        seq, previous = (last[0] + 1, last[1] or GENESIS) if last else (1, GENESIS)
+        ts, body = _now(), json.dumps(payload, ensure_ascii=False)
         self.db.execute(
-            "INSERT INTO audit (ts, kind, payload) VALUES (?, ?, ?)",
-            (_now(), event, json.dumps(payload, ensure_ascii=False)),
+            "INSERT INTO audit (id, ts, kind, payload, hash) VALUES (?, ?, ?, ?, ?)",
+            (seq, ts, event, body, row_hash(previous, seq, ts, event, body, audit_key())),
         )
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as err:
-            raise _db_error(self.path, err) from None
+        if not self.writable:
+            raise TableError(f"{self.path} was opened read-only")
+        self.db.execute("BEGIN IMMEDIATE")
         try:
             yield
             self._before_commit()
@@ -332,15 +299,21 @@ class Table:
         announcement = parse(text, lang or self.lang, self.house)
         return announcement, check_limits(announcement, self.house)
 
-    def announce(self, player: str, text: str, lang: str | None = None) -> tuple[int, Announcement]:
+    def announce(
+        self, player: str, text: str, lang: str | None = None, key: str | None = None
+    ) -> tuple[int, Announcement]:
         """Record an announcement as heard, waiting for confirmation.
 
-        A refused announcement is recorded in the audit log too, then re-raised.
+        A refused announcement is recorded in the audit log too, then re-raised.  With a
+        ``key``, an announcement already recorded under it is returned instead (a retry
+        after a crash places nothing twice).
 
         :raises TableError: betting is closed or the player is unknown.
         :raises AnnouncementError: the parser refuses it.
         :raises LimitError: outside the table's limits.
         """
+        if key is not None and (known := self._keyed(key, player, text)) is not None:
+            return known[0], self.announcement(known[0])[1]
         refused: AnnouncementError | LimitError | None = None
         try:
             announcement, warnings = self._parse(text, lang)
@@ -352,7 +325,9 @@ class Table:
             if refused is not None:
                 self._audit("refused", player=player, text=text, reason=str(refused))
             else:
-                aid = self._insert_announcement(player, text, lang, announcement, "pending")
+                aid = self._insert_announcement(
+                    player, text, lang, announcement, "pending", key=key
+                )
                 self._audit(
                     "announce", announcement=aid, player=player, text=text,
                     notation=announcement.notation(), total=announcement.total,
@@ -362,15 +337,29 @@ class Table:
             raise refused
         return aid, announcement
 
+    def _keyed(self, key: str, player: str, text: str) -> tuple[int, str] | None:
+        """(id, status) of the announcement recorded under an idempotency key, if any.
+
+        :raises TableError: the key was used for another announcement.
+        """
+        row = self.db.execute(
+            "SELECT id, status, player, text FROM announcements WHERE idem = ?", (key,)
+        ).fetchone()
+        if row is None:
+            return None
+        if (row[2], row[3]) != (player, text):
+            raise TableError(f"the id '{key}' was already used for another announcement")
+        return int(row[0]), str(row[1])
+
     def _insert_announcement(
         self, player: str, text: str, lang: str | None, a: Announcement, status: str,
-        origin: str | None = None,
+        origin: str | None = None, key: str | None = None,
     ) -> int:  # fmt: skip
         cur = self.db.execute(
             "INSERT INTO announcements (player, text, lang, notation, total, round, status,"
-            " origin, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " origin, idem, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (player, text, lang or self.lang, a.notation(), a.total, self.round, status,
-             origin, _now()),
+             origin, key, _now()),
         )  # fmt: skip
         aid = cur.lastrowid
         assert aid is not None
@@ -389,11 +378,14 @@ class Table:
                 )  # fmt: skip
 
     def confirm(self, aid: int) -> Announcement:
-        """Confirm a pending announcement: its chips go on the layout.
+        """Confirm a pending announcement: its chips go on the layout.  Confirming one
+        already confirmed changes nothing and returns it (a retry after a crash).
 
         :raises TableError: no such pending announcement, or betting is closed.
         """
         with self._transaction():
+            if self._status(aid) == "confirmed":
+                return self.announcement(aid)[1]
             self._need_open()
             player, text, lang = self._pending(aid)
             announcement = parse(text, lang, self.house)
@@ -411,6 +403,10 @@ class Table:
             self.db.execute("UPDATE announcements SET status = 'cancelled' WHERE id = ?", (aid,))
             self._audit("cancel", announcement=aid, player=player)
 
+    def _status(self, aid: int) -> str | None:
+        row = self.db.execute("SELECT status FROM announcements WHERE id = ?", (aid,)).fetchone()
+        return str(row[0]) if row else None
+
     def _pending(self, aid: int) -> tuple[str, str, str]:
         """(player, text, lang) of an announcement waiting for confirmation."""
         row = self.db.execute(
@@ -421,12 +417,17 @@ class Table:
             raise TableError(f"no announcement {aid} waiting for confirmation")
         return str(row[0]), str(row[1]), str(row[2])
 
-    def bet(self, player: str, text: str, lang: str | None = None) -> tuple[int, Announcement]:
+    def bet(
+        self, player: str, text: str, lang: str | None = None, key: str | None = None
+    ) -> tuple[int, Announcement]:
         """Announce and confirm at once (what a typed table does).
+
+        With a ``key`` (an idempotency key), a retry of the same bet returns the one
+        stored: killed after its commit, a bet retried is still placed once.
 
         :raises TableError, AnnouncementError, LimitError: as :meth:`announce`.
         """
-        aid, _ = self.announce(player, text, lang)
+        aid, _ = self.announce(player, text, lang, key)
         return aid, self.confirm(aid)
 
     def undo(self) -> int:
@@ -687,15 +688,28 @@ class Table:
         }
 
     def export_audit(self, out: TextIO) -> int:
-        """Write the audit log as JSON lines; returns how many."""
+        """Write the audit log as JSON lines, each with its chain hash; returns how many.
+
+        A row whose payload is not a JSON object (a damaged or edited row) is written with
+        the payload as text; ``verify`` says what is wrong with it.
+        """
         count = 0
-        for aid, ts, kind, payload in self.db.execute(
-            "SELECT id, ts, kind, payload FROM audit ORDER BY id"
+        for aid, ts, kind, payload, digest in self.db.execute(
+            "SELECT id, ts, kind, payload, hash FROM audit ORDER BY id"
         ):
-            out.write(json.dumps({"seq": aid, "ts": ts, "event": kind, **json.loads(payload)},
-                                 ensure_ascii=False) + "\n")  # fmt: skip
+            try:
+                body = json.loads(payload)
+            except ValueError:
+                body = None
+            fields = body if isinstance(body, dict) else {"payload": str(payload)}
+            record = {"seq": aid, "ts": ts, "event": kind, **fields, "hash": digest}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
             count += 1
         return count
+
+    def verify(self) -> Verification:
+        """Recompute the audit chain and the books (read-only)."""
+        return verify(self)
 
 
 @cache
@@ -707,12 +721,3 @@ def _bet_from_row(row: tuple[Any, ...]) -> Bet:
     bet_id, player, kind, numbers, amount, call, aid, call_index, prison = row
     position = _position(kind, numbers)
     return Bet(str(bet_id), player, position, amount, call, f"{aid}.{call_index}", prison)
-
-
-def _db_error(path: Path, err: sqlite3.DatabaseError) -> TableError:
-    text = str(err)
-    if "locked" in text or "busy" in text:
-        return TableError(f"{path} is in use by another program (the database is locked)")
-    if any(k in text for k in ("not a database", "malformed", "encrypted", "no such table")):
-        return TableError(f"{path} is not a callbets table, or it is damaged ({text})")
-    return TableError(f"{path}: {text}")

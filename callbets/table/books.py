@@ -1,0 +1,81 @@
+"""The books of a table checked again from its rows: what ``callbets table verify`` runs
+besides the audit chain.  Read-only."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..settle import settle
+from .chain import ChainCheck, audit_key, check_chain
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What ``callbets table verify`` found."""
+
+    chain: ChainCheck
+    """The audit log's hash chain."""
+    problems: tuple[str, ...]
+    """Every inconsistency in the books, first one first (empty when they balance)."""
+    spins: int
+    """Spins checked."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the chain verifies and the books balance."""
+        return self.chain.ok and not self.problems
+
+
+def verify(table: Table) -> Verification:
+    """Recompute the audit chain and the books of a table."""
+    rows = table.db.execute("SELECT id, ts, kind, payload, hash FROM audit ORDER BY id")
+    chain = check_chain(rows, audit_key())
+    problems = [*_announcements(table), *_settlements(table)]
+    spins = table.db.execute("SELECT count(*) FROM spins").fetchone()[0]
+    return Verification(chain, tuple(problems), int(spins))
+
+
+def _announcements(table: Table) -> list[str]:
+    """Each confirmed announcement's bets add up to its total."""
+    out = []
+    rows = table.db.execute(
+        "SELECT a.id, a.total, coalesce(sum(b.amount), 0) FROM announcements a"
+        " LEFT JOIN bets b ON b.announcement = a.id AND b.prison = 0"
+        " WHERE a.status IN ('confirmed', 'undone', 'cleared') GROUP BY a.id ORDER BY a.id"
+    )
+    for aid, total, placed in rows:
+        if total != placed:
+            out.append(f"announcement {aid}: its bets add up to {placed}, not {total}")
+    return out
+
+
+def _settlements(table: Table) -> list[str]:
+    """Each spin settled once, its stored totals those of its bets settled again."""
+    out = []
+    settled_twice = table.db.execute(
+        "SELECT bet, count(*) FROM outcomes GROUP BY bet HAVING count(*) > 1"
+    ).fetchall()
+    out += [f"bet {bet} was settled {n} times" for bet, n in settled_twice]
+    for round_no, number, report in table.db.execute(
+        "SELECT round, number, report FROM spins ORDER BY round"
+    ).fetchall():
+        try:
+            stored = json.loads(report)
+            bets = table.settled_bets(round_no)
+            again = settle(bets, number, table.house, stored.get("choices", {}),
+                           stored.get("last_spin", False))  # fmt: skip
+        except (ValueError, KeyError, TypeError) as err:
+            out.append(f"spin of round {round_no}: its report cannot be read ({err})")
+            continue
+        for what, value in (("staked", again.staked()), ("returned", again.returned())):
+            if stored.get(what) != (int(value) if value.denominator == 1 else float(value)):
+                out.append(
+                    f"spin of round {round_no}: {what} {stored.get(what)} in the books, "
+                    f"{value} from its bets"
+                )
+    return out
