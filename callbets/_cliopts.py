@@ -49,6 +49,15 @@ def add_json_modes(p: argparse.ArgumentParser) -> None:
     )
 
 
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def json_line(obj: Any) -> str:
+    """One JSON object on one line: UTF-8 text, with the characters some readers take for
+    line breaks (NEL, LINE and PARAGRAPH SEPARATOR) escaped as JSON allows."""
+    return json.dumps(obj, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
 MAX_LINE_BYTES = 4096
 """A line longer than this is answered as too long without being decoded or kept whole."""
 
@@ -87,7 +96,7 @@ def answer_lines(source: str, command: str, answer: Callable[[str], dict[str, An
             for number, raw in input_lines(stream):
                 result = _answer_one(number, raw, answer)
                 if result is not None:
-                    print(json.dumps(result, ensure_ascii=False), flush=True)
+                    print(json_line(result), flush=True)
     except OSError as err:
         print(f"callbets {command}: cannot read {source}: {err.strerror or err}", file=sys.stderr)
         return 1

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._cliopts import add_json_modes, add_lang_house, answer_lines, text_argument
+from ._cliopts import add_json_modes, add_lang_house, answer_lines, json_line, text_argument
 from .cli_console import add_commands as add_console_commands
 from .cli_regress import add_commands as add_regress_commands
 from .cli_speech import add_commands as add_speech_commands
@@ -42,7 +41,7 @@ def _cmd_parse(args: argparse.Namespace) -> int:
         raise SystemExit("callbets parse: nothing to parse (give TEXT, or --jsonl FILE)")
     if args.json:
         result = _parse_json(text, args.lang, house)
-        print(json.dumps(result, ensure_ascii=False))
+        print(json_line(result))
         return EXIT_OK if result["ok"] else EXIT_REFUSED
     try:
         announcement = parse(text, args.lang, house)

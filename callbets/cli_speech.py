@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from ._cliopts import json_line
 from .dialogue import confirmation
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, find_house
@@ -62,7 +62,7 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         pcm = read_wav(Path(path))
         hearing = engine.hear(pcm)
         decision = decide(hearing, args.lang, house)
-        print(json.dumps(_json(path, hearing, decision, duration(pcm)), ensure_ascii=False))
+        print(json_line(_json(path, hearing, decision, duration(pcm))))
         sys.stdout.flush()
     return 0
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ._cliopts import add_json_modes, add_lang_house, answer_lines, text_argument
+from ._cliopts import add_json_modes, add_lang_house, answer_lines, json_line, text_argument
 from .announcement import Announcement
 from .errors import AnnouncementError, CallbetsError, InputError
 from .grammar import LANGUAGES
@@ -97,7 +96,7 @@ def cmd_settle(args: argparse.Namespace) -> int:
     text = " ".join(args.text)
     data = _settle_one(text, args, house)
     if args.json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json_line(data))
     elif data["ok"]:
         calls = parse(text, args.lang, house).calls
         print(_describe_settlement(data, [call_line(c, args.lang, house) for c in calls]))
@@ -181,7 +180,7 @@ def cmd_table(args: argparse.Namespace) -> int:
         choices = dict(args.choice or [])
         report = table.spin(args.number, args.round, choices, args.last)
         if args.json:
-            print(json.dumps(report.to_json(), ensure_ascii=False))
+            print(json_line(report.to_json()))
         else:
             describe_spin(report, table.house, out)
     elif action == "replay":
@@ -195,7 +194,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     elif action == "show":
         state = table.state()
         if args.json:
-            print(json.dumps(state, ensure_ascii=False))
+            print(json_line(state))
         else:
             print(
                 f"{state['house']} ({state['lang']}), round {state['round']}, betting "

@@ -289,11 +289,18 @@ def find_house(name_or_path: str = DEFAULT_HOUSE) -> House:
 
     :raises HouseError: no such house, or the file is unreadable or invalid.
     """
-    text = house_file_text(name_or_path)
+    return house_from_text(house_file_text(name_or_path), name_or_path)
+
+
+def house_from_text(text: str, source: str = "<text>") -> House:
+    """A house from the TOML text of a profile.
+
+    :raises HouseError: not TOML, nested too deeply, or not a valid profile.
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise HouseError(f"house file {name_or_path} is not valid TOML: {err}") from None
+        raise HouseError(f"house file {source} is not valid TOML: {err}") from None
     except RecursionError:
-        raise HouseError(f"house file {name_or_path} is nested too deeply") from None
-    return house_from_dict(data, name_or_path)
+        raise HouseError(f"house file {source} is nested too deeply") from None
+    return house_from_dict(data, source)

@@ -229,6 +229,11 @@ def settle(
     if not (isinstance(number, int) and 0 <= number <= 36):
         raise SettlementError(f"{number} is not on the wheel (0 to 36)")
     choices = choices or {}
+    by_id = {b.id: b for b in bets}
+    for bet_id, choice in choices.items():
+        if bet_id not in by_id:
+            raise SettlementError(f"no bet {bet_id} on the layout (a zero choice names a bet)")
+        _check_choice(by_id[bet_id], choice, house)
     outcomes = [settle_bet(b, number, house, choices.get(b.id), last_spin) for b in bets]
     rank = payout_rank(house)
     outcomes.sort(key=lambda o: rank.get(o.bet.position.kind.value, len(rank)))

@@ -104,3 +104,21 @@ def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path
     assert "rouge : misé 45 · rendu 90 · net +45" in screen
     assert "gagne carré 25/26/28/29 = 10 (voisins) : payer 80, rendu avec la mise 90" in screen
     assert "à placer (voisins, payé à placer) : carré 25/26/28/29 = 10" in screen
+
+
+def test_escape_sequences_and_garbage_typed_leave_the_console_running(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    table = tmp_path / "table.sqlite"
+    terminal.start(table)
+    terminal.wait_for("/help pour l'aide")
+    terminal.type("/seat rouge")
+    terminal.wait_for("assis : rouge")
+    for text in ("\x1b[31mrouge: noir à 5", "\x1b]0;pwned\x07", "rouge: " + "vingt " * 100,
+                 "rouge: rouge à -5", "\x01\x02\x7f"):  # fmt: skip
+        terminal.type(text)
+    terminal.type("rouge: rouge à 5")
+    screen = terminal.wait_for("Entrée pour confirmer")
+    assert "Traceback" not in screen and "erreur imprévue" not in screen
+    terminal.type("")
+    terminal.wait_for("✓ rouge : rouge, 1 pièce à 5 = 5 posé")

@@ -8,6 +8,8 @@ installed.  What each line means is :class:`~callbets.console.session.Session`'s
 
 from __future__ import annotations
 
+import os
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -25,7 +27,7 @@ from prompt_toolkit.styles import Style
 from ..grammar import language
 from ..normalize import fold
 from ..table import Table
-from .report import Fragments, line
+from .report import Fragments, error, line
 from .session import Session
 from .voice import Heard, Listener
 from .words import say
@@ -108,17 +110,27 @@ def _bindings(session: Session) -> KeyBindings:
     return kb
 
 
+def visible(text: str) -> str:
+    """Control characters typed or pasted (an escape sequence) shown as codes, never sent
+    to the terminal: a line cannot change what the croupier's screen shows."""
+    return "".join(
+        c if c == "\n" or not unicodedata.category(c).startswith("C") else repr(c)[1:-1]
+        for c in text
+    )
+
+
 def show(fragments: Fragments, output: Output | None = None) -> None:
     """Print fragments in the console's style (on the app's output, if given)."""
     if fragments:
-        print_formatted_text(FormattedText(fragments), style=STYLE, end="", output=output)
+        safe = [(style, visible(text)) for style, text in fragments]
+        print_formatted_text(FormattedText(safe), style=STYLE, end="", output=output)
 
 
 def history_for(table: Table) -> History:
     """The command history kept beside the table file (in memory if that cannot be)."""
     path = Path(f"{table.path}.history")
     try:
-        path.touch()
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
     except OSError:
         return InMemoryHistory()
     return FileHistory(str(path))
@@ -215,7 +227,11 @@ def run(table: Table, listener: Listener | None = None) -> int:
                 continue
             except EOFError:
                 break
-            show(session.cancel() if text == ESCAPE else session.handle(text))
+            try:
+                show(session.cancel() if text == ESCAPE else session.handle(text))
+            except Exception:
+                log = session.log_unexpected(text)
+                show(error(say(session.lang, "unexpected", log=log)))
     finally:
         if listener is not None:
             listener.stop()

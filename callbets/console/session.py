@@ -23,9 +23,12 @@ What the console says is in the table's language (:mod:`.words`).
 
 from __future__ import annotations
 
+import os
 import shlex
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..announcement import Announcement
@@ -127,6 +130,21 @@ class Session:
             return error(str(err))
         except OSError as err:
             return error(say(self.lang, "cannot_write", error=err))
+        except Exception:
+            return error(say(self.lang, "unexpected", log=self.log_unexpected(text)))
+
+    def log_unexpected(self, text: str) -> str:
+        """Write the traceback of an error callbets did not foresee to a file beside the
+        table (owner-only); returns where."""
+        path = Path(f"{self.table.path}.log")
+        entry = f"--- {datetime.now(UTC).isoformat()} line {text!r}\n{traceback.format_exc()}"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as f:
+                f.write(entry)
+        except OSError:
+            return "-"
+        return str(path)
 
     def _handle(self, text: str) -> Fragments:
         if text.startswith("/"):

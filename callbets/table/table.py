@@ -124,6 +124,17 @@ class SpinReport:
 
 T = TypeVar("T")
 
+MAX_NAME = 40
+"""The longest player name (a colour, a seat, a name)."""
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
 
 def _translate(path_of: Callable[..., Path], method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
@@ -280,11 +291,15 @@ class Table:
     def add_player(self, name: str) -> None:
         """Seat a player, known by a colour or a name.
 
-        :raises TableError: the name is empty or taken.
+        :raises TableError: the name is empty, too long, not printable text, or taken.
         """
         name = name.strip()
         if not name:
             raise TableError("a player needs a colour or a name")
+        if len(name) > MAX_NAME or not name.isprintable() or not _utf8(name) or ":" in name:
+            raise TableError(
+                f"a player's name is up to {MAX_NAME} printable characters, without ':'"
+            )
         with self._transaction():
             if self.db.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone():
                 raise TableError(f"'{name}' is already at the table")

@@ -1,0 +1,185 @@
+"""Tamper evidence and retries: the audit chain shows an edit, a deletion, a reordering and a
+replaced row; a bet retried after a SIGKILL is placed once; older files are upgraded."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from callbets.table import Table
+from callbets.table.chain import KEY_VARIABLE
+
+from .conftest import ROOT
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    """A table with an evening's worth of audit rows."""
+    path = tmp_path / "t.sqlite"
+    t = Table.create(path, "venice-french", "fr")
+    t.add_player("rouge")
+    t.bet("rouge", "voisins du zéro à 5")
+    t.bet("rouge", "rouge à 10")
+    t.close()
+    t.spin(26)
+    t.bet("rouge", "tiers à 2")
+    t.close_file()
+    return path
+
+
+def tamper(path: Path, *sql: str) -> None:
+    """What someone with the file and an SQLite shell can do: drop the triggers, edit."""
+    db = sqlite3.connect(path)
+    db.execute("DROP TRIGGER IF EXISTS audit_no_update")
+    db.execute("DROP TRIGGER IF EXISTS audit_no_delete")
+    for statement in sql:
+        db.execute(statement)
+    db.commit()
+    db.close()
+
+
+def verdict(path: Path) -> tuple[bool, int | None, tuple[str, ...]]:
+    found = Table.open(path, write=False).verify()
+    return found.ok, found.chain.first_bad, found.problems
+
+
+def test_an_untouched_table_verifies(played: Path) -> None:
+    ok, first_bad, problems = verdict(played)
+    assert ok and first_bad is None and problems == ()
+    proc = subprocess.run([sys.executable, "-m", "callbets", "table", "--table", str(played),
+                           "verify"], capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 0 and "rows verify" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("sql", "first_bad"),
+    [
+        (["UPDATE audit SET payload = replace(payload, 'voisins', 'tiers') WHERE id = 4"],
+         4),  # an edit
+        (["DELETE FROM audit WHERE id = 3"], 4),  # a deletion: row 4 follows row 2
+        (["UPDATE audit SET id = 100 WHERE id = 3", "UPDATE audit SET id = 3 WHERE id = 5",
+          "UPDATE audit SET id = 5 WHERE id = 100"], 3),  # a reordering
+        (["INSERT OR REPLACE INTO audit (id, ts, kind, payload, hash) SELECT id, ts, kind,"
+          " '{\"player\": \"vert\"}', hash FROM audit WHERE id = 2"], 2),  # a replaced row
+    ],
+    ids=["edit", "deletion", "reordering", "replaced"],
+)  # fmt: skip
+def test_every_kind_of_tampering_is_found(played: Path, sql: list[str], first_bad: int) -> None:
+    tamper(played, *sql)
+    ok, bad, _ = verdict(played)
+    assert not ok and bad == first_bad
+
+
+def test_a_recomputed_chain_is_caught_by_the_key(played: Path, monkeypatch) -> None:
+    """Without the key, someone who edits a row and recomputes every hash after it leaves a
+    chain that verifies as plain SHA-256 but not as the casino's HMAC."""
+    monkeypatch.setenv(KEY_VARIABLE, "the casino's secret")
+    keyed = played.with_name("keyed.sqlite")
+    t = Table.create(keyed, "venice-french", "fr")
+    t.add_player("rouge")
+    t.bet("rouge", "rouge à 10")
+    t.close_file()
+    assert verdict(keyed)[0]
+    from callbets.table.chain import GENESIS, row_hash
+
+    db = sqlite3.connect(keyed)
+    db.execute("DROP TRIGGER audit_no_update")
+    db.execute("UPDATE audit SET payload = replace(payload, '10', '1000')")
+    previous = GENESIS
+    for seq, ts, kind, payload in db.execute("SELECT id, ts, kind, payload FROM audit ORDER BY id"
+                                             ).fetchall():  # fmt: skip
+        previous = row_hash(previous, seq, ts, kind, payload, None)  # no key
+        db.execute("UPDATE audit SET hash = ? WHERE id = ?", (previous, seq))
+    db.commit()
+    db.close()
+    assert not verdict(keyed)[0]
+    monkeypatch.delenv(KEY_VARIABLE)
+    assert verdict(keyed)[0]  # the plain chain was forged: only the key shows it
+
+
+def test_the_books_are_checked_too(played: Path) -> None:
+    db = sqlite3.connect(played)
+    db.execute("UPDATE bets SET amount = 50 WHERE id = (SELECT min(id) FROM bets)")
+    db.commit()
+    db.close()
+    ok, bad, problems = verdict(played)
+    assert not ok and bad is None
+    assert any("announcement 1" in p for p in problems)
+    assert any("spin of round 1" in p for p in problems)
+
+
+def test_an_older_table_is_upgraded_and_chained_when_opened_for_writing(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    t = Table.create(path, "venice-french", "fr")
+    t.add_player("rouge")
+    t.bet("rouge", "rouge à 10")
+    t.close_file()
+    db = sqlite3.connect(path)  # make it look like a version 1 file
+    db.execute("DROP TRIGGER audit_no_update")
+    db.execute("UPDATE audit SET hash = NULL")
+    db.execute("DROP INDEX one_announcement_per_key")
+    db.execute("ALTER TABLE announcements DROP COLUMN idem")
+    db.execute("PRAGMA application_id = 0")
+    db.execute("PRAGMA user_version = 0")
+    db.commit()
+    db.close()
+    assert not Table.open(path, write=False).verify().chain.ok  # read-only: left as it is
+    t = Table.open(path)
+    t.bet("rouge", "noir à 5", key="k1")
+    assert t.verify().ok
+    assert sqlite3.connect(path).execute("PRAGMA application_id").fetchone()[0] != 0
+
+
+# ---- a retried bet is placed once -----------------------------------------------------------
+CHILD = """
+import sys, time
+from pathlib import Path
+from callbets.table import Table
+t = Table.open(Path(sys.argv[1]))
+t.bet("rouge", "voisins du zéro à 5", key="croupier-42")
+print("COMMITTED", flush=True)   # killed here: after the commit, before any output
+time.sleep(60)
+"""
+
+
+def test_a_bet_killed_after_commit_and_retried_is_placed_once(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    t = Table.create(path, "venice-french", "fr")
+    t.add_player("rouge")
+    t.close_file()
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE,
+                             text=True, cwd=ROOT)  # fmt: skip
+    assert child.stdout is not None and child.stdout.readline().strip() == "COMMITTED"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    child.stdout.close()
+    for _ in range(2):  # the croupier retries, twice
+        proc = subprocess.run(
+            [sys.executable, "-m", "callbets", "table", "--table", str(path), "bet", "rouge",
+             "voisins du zéro à 5", "--id", "croupier-42"], capture_output=True, text=True,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    state = Table.open(path, write=False).state()
+    assert state["staked"] == 45
+    other = subprocess.run(
+        [sys.executable, "-m", "callbets", "table", "--table", str(path), "bet", "rouge",
+         "tiers à 5", "--id", "croupier-42"], capture_output=True, text=True,
+    )  # fmt: skip
+    assert other.returncode == 1 and "already used" in other.stderr
+
+
+def test_confirming_twice_places_once(tmp_path: Path) -> None:
+    t = Table.create(tmp_path / "t.sqlite", "venice-french", "fr")
+    t.add_player("rouge")
+    aid, _ = t.announce("rouge", "tiers à 2")
+    t.confirm(aid)
+    t.confirm(aid)
+    assert t.state()["staked"] == 12
+    time.sleep(0)
