@@ -25,6 +25,32 @@ def text_argument(value: str) -> str:
     return value
 
 
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def read(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            number = low - 1
+        if not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"'{value}': a whole number from {low} to {high}")
+        return number
+
+    return read
+
+
+def ratio(value: str) -> float:
+    """An argparse type: a ratio from 0 to 1."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not 0.0 <= number <= 1.0:
+        raise argparse.ArgumentTypeError(f"'{value}': a ratio from 0 to 1, e.g. 0.95")
+    return number
+
+
 def add_lang_house(p: argparse.ArgumentParser, lang: str = "fr") -> None:
     """``--lang`` and ``--house``."""
     p.add_argument("--lang", choices=LANGUAGES, default=lang, help=f"language (default: {lang})")

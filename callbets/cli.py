@@ -7,7 +7,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._cliopts import add_json_modes, add_lang_house, answer_lines, json_line, text_argument
+from ._cliopts import (
+    add_json_modes,
+    add_lang_house,
+    answer_lines,
+    json_line,
+    text_argument,
+    whole_number,
+)
 from .cli_console import add_commands as add_console_commands
 from .cli_regress import add_commands as add_regress_commands
 from .cli_speech import add_commands as add_speech_commands
@@ -108,7 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
         "or --samples N announcements generated from the grammar that parse.",
     )
     v.add_argument("--lang", choices=LANGUAGES, default="fr", help="language (default: fr)")
-    v.add_argument("--samples", type=int, metavar="N", help="print N sample announcements")
+    v.add_argument(
+        "--samples",
+        type=whole_number(1, 10_000),
+        metavar="N",
+        help="print N sample announcements (1 to 10000)",
+    )
     v.add_argument("--seed", type=int, default=0, help="random seed for --samples")
     v.add_argument("--phrases", action="store_true", help="print the Vosk phrase list")
     v.add_argument("--jsgf", action="store_true", help="print the PocketSphinx JSGF grammar")

@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ._cliopts import ratio, whole_number
 from .grammar import LANGUAGES
 from .regress import (
     Item,
@@ -112,8 +113,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--junit", metavar="FILE", help="write a JUnit XML file")
     p.add_argument("--json", metavar="FILE", help="write the full report as JSON")
     p.add_argument("--baseline", metavar="FILE", help="an earlier --json report to compare")
-    p.add_argument("--min-exact", type=float, metavar="RATIO", help="fail under this ratio")
-    p.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--min-exact", type=ratio, metavar="RATIO", help="fail under this ratio")
+    p.add_argument("--jobs", type=whole_number(1, 256), default=1, help="processes (default 1)")
     p.add_argument(
         "--allow-outside",
         action="store_true",

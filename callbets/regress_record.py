@@ -19,7 +19,10 @@ def record(args: argparse.Namespace) -> int:
     blocks = microphone_blocks()
     count = sum(1 for _ in manifest.open(encoding="utf-8")) if manifest.exists() else 0
     while True:
-        text = input("announcement to say (empty to stop): ").strip()
+        try:
+            text = input("announcement to say (empty to stop): ").strip()
+        except EOFError:
+            return 0
         if not text:
             return 0
         expect = parse(text, args.lang).notation()
