@@ -7,6 +7,7 @@ tokens made by :mod:`callbets.lexicon` and :mod:`callbets.numbers` rather than r
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,17 +42,43 @@ def _strip_accents(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+@cache
+def written_forms(lang: str) -> dict[str, tuple[str, ...]]:
+    """Accent-free word → the spellings the grammar files write it with, the plain one
+    first when it is written too (French "a" → "à"; "zero" → "zero", "zéro"): a
+    recogniser whose lexicon spells words with accents (Vosk's French and Italian
+    models) must be given a spelling it knows."""
+    code = re.sub(r"//[^\n]*", "", grammar_text_raw(lang))  # comments quote other words
+    written = {
+        word
+        for string in re.findall(r'"((?:[^"\\]|\\.)*)"', code)
+        for word in re.split(r"[\s\-/']+", string.lower())
+        if word.isalpha()
+    }
+    out: dict[str, tuple[str, ...]] = {}
+    for word in sorted(written):
+        plain = _strip_accents(word)
+        if plain != word:
+            first = (plain,) if plain in written else ()
+            out[plain] = (*out.get(plain, first), word)
+    return out
+
+
+def grammar_text_raw(lang: str) -> str:
+    """The grammar files of a language as written (accents kept)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language '{lang}' (known: {', '.join(LANGUAGES)})")
+    folder = grammar_dir()
+    shared = (folder / "shared.lark").read_text(encoding="utf-8")
+    return shared + "\n" + (folder / f"{lang}.lark").read_text(encoding="utf-8")
+
+
 def grammar_text(lang: str) -> str:
     """The grammar of a language as Lark reads it (shared shape + the language's words).
 
     :raises ValueError: an unknown language.
     """
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language '{lang}' (known: {', '.join(LANGUAGES)})")
-    folder = grammar_dir()
-    shared = (folder / "shared.lark").read_text(encoding="utf-8")
-    words = (folder / f"{lang}.lark").read_text(encoding="utf-8")
-    return _strip_accents(shared + "\n" + words)
+    return _strip_accents(grammar_text_raw(lang))
 
 
 @dataclass(frozen=True)

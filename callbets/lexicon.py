@@ -43,7 +43,7 @@ sre_c: Any = importlib.import_module("re._constants")
 
 NUMBER_WORD = re.compile(r"N(\d+)$")
 JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
-TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL", "VOISINS_ALONE", "SERIE_ALONE")
+TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL", "VOISINS_ALONE", "SERIE_ALONE", "TYPED")
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"
 CHECKED_FILLERS = frozenset({ARTICLE, BOTH})
@@ -202,9 +202,11 @@ class Lexicon:
 
     def spoken(self, words: tuple[str, ...]) -> bool:
         """Whether a phrase is said, not only written: no digits, no typed contraction,
-        and not a written abbreviation (a ``X_WRITTEN`` terminal such as "vdz")."""
+        not a written abbreviation (a ``X_WRITTEN`` terminal such as "vdz") and not a
+        typed form (the ``TYPED`` role, such as "x" in "17 x5")."""
         name = self.phrases.get(words, "")
-        if name.endswith("_WRITTEN") or any(c.isdigit() for w in words for c in w):
+        typed = " ".join(words) in self.roles.get("TYPED", frozenset())
+        if typed or name.endswith("_WRITTEN") or any(c.isdigit() for w in words for c in w):
             return False
         return spoken_form(words)
 
@@ -271,7 +273,7 @@ class Lexicon:
                 value = int(word.text) if word.text.isdigit() else None
                 yield Tok(name, word.text, word.start, word.end, value)
                 return
-        parts = self._glued_numbers(word.text)
+        parts = self.glued_numbers(word.text)
         if parts is None:
             raise UnrecognizedError(
                 f"unknown word '{text[word.start : word.end]}'", text, word.start
@@ -280,7 +282,7 @@ class Lexicon:
             name = self.phrases[(part,)]
             yield Tok(name, part, word.start, word.end, self._value(name), glued=True)
 
-    def _glued_numbers(self, word: str) -> list[str] | None:
+    def glued_numbers(self, word: str) -> list[str] | None:
         """Split ``duecentocinquanta`` into number words (longest first), or None.
 
         Dynamic programming over the word's suffixes: time grows with the square of its

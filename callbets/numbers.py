@@ -126,9 +126,14 @@ class Composer:
             if not self._joins(rest, self.join_tens):
                 return None
             rest = rest[1:]
-        if len(rest) != 1 or rest[0].value is None:
+        if len(rest) == 2:  # "soixante dix sept": a ten, then a teen said in two words
+            part = self._below_hundred(rest)
+            if part is None or not 11 <= part <= 19:
+                return None
+        elif len(rest) != 1 or rest[0].value is None:
             return None
-        part = rest[0].value
+        else:
+            part = rest[0].value
         total = ten.value + part
         if 1 <= part <= 9:
             return None if total in self.values_with_a_word else total

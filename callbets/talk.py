@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import AnnouncementError
 from .grammar import language
 from .normalize import words
 
@@ -45,7 +46,10 @@ def table_talk(text: str, lang: str) -> TableTalk | None:
 
     :raises ValueError: an unknown language.
     """
-    toks = list(language(lang).lexicon.lex(words(text), text))
+    try:
+        toks = list(language(lang).lexicon.lex(words(text), text))
+    except AnnouncementError:  # a word the grammar does not know: not table talk
+        return None
     if not toks:
         return None
     action = toks[0].type.lower()

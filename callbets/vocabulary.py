@@ -57,6 +57,13 @@ def spellings(lang: str, value: int) -> tuple[str, ...]:
             parts = [head, join, rest] if join else [head, rest]
             if composer.value([tok(p) for p in parts]) == value:
                 found.append(" ".join(parts))
+    if not found and 20 < value < 100:  # three words: "soixante dix sept"
+        for tens in range(20, value, 10):
+            for head in spellings(lang, tens)[:1]:
+                for rest in spellings(lang, value - tens):
+                    parts = [head, *rest.split()]
+                    if composer.value([tok(p) for p in parts]) == value:
+                        found.append(" ".join(parts))
     if not found and value >= 100:
         hundreds = spellings(lang, value // 100 * 100)
         below = spellings(lang, value % 100) if value % 100 else ("",)
