@@ -1,0 +1,199 @@
+"""Vosk (Kaldi): French, Italian and English with a local model folder, never downloaded.
+
+The recogniser is constrained by a phrase list generated from the grammar, in the
+model's own spelling (accents: "zéro", "à", "più", whichever of the grammar's spellings
+it knows): every
+grammar phrase and number word (so each word stays reachable) and the grammar's own
+generated announcements (Vosk turns the list into a bigram model, so the samples teach
+it which words follow which; the parser judges legality over the n-best list).  On start
+every grammar word is checked against the model's lexicon (Vosk would drop a missing
+word silently) and a model that cannot take runtime grammars is refused.
+
+Vosk gives word confidences and an n-best list from two differently configured
+recognisers, so an utterance feeds both as its audio arrives.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...grammar import written_forms
+from .. import SpeechUnavailable
+from ..models import check_model_dir, model_path
+from ..phrases import phrase_list, words
+from . import Candidate, Hearing
+
+ALTERNATIVES = 5
+
+
+def vosk_candidates(
+    words_result: dict[str, Any], alternatives: dict[str, Any] | None
+) -> list[Candidate]:
+    """Candidates from Vosk's JSON: a result with per-word ``conf`` and an n-best list.
+
+    ``words_result`` is what a recogniser with ``SetWords(True)`` returns
+    (``{"result": [{"word", "conf", …}], "text": …}``); ``alternatives`` what one with
+    ``SetMaxAlternatives(n)`` returns (``{"alternatives": [{"text", "confidence"}…]}``),
+    whose scores are unnormalised and carry no word confidences.
+    """
+    best_text = str(words_result.get("text", "")).strip()
+    confs = tuple((w["word"], float(w.get("conf", 1.0))) for w in words_result.get("result", []))
+    out: list[Candidate] = []
+    alts = (alternatives or {}).get("alternatives", [])
+    top = float(alts[0].get("confidence", 0.0)) if alts else 0.0
+    if best_text:
+        out.append(Candidate(best_text, top, confs))
+    for alt in alts:
+        text = str(alt.get("text", "")).strip()
+        if text and text not in (c.text for c in out):
+            out.append(Candidate(text, float(alt.get("confidence", 0.0))))
+    return out
+
+
+def spelling(find_word: Any, lang: str) -> dict[str, str]:
+    """Each grammar word → how the model's lexicon spells it: the first of the grammar's
+    spellings ("zero", "zéro"; "à") that the model knows (``find_word(w) >= 0``); words it
+    knows under none are left out."""
+    forms = written_forms(lang)
+    out = {}
+    for word in words(lang):
+        spellings = (*forms.get(word, ()), word, *final_accents(word))
+        known = [w for w in spellings if find_word(w) >= 0]
+        if known:
+            out[word] = known[0]
+    return out
+
+
+FINAL_ACCENTS = {"a": "à", "e": "éè", "i": "ì", "o": "ò", "u": "ù"}
+
+
+def final_accents(word: str) -> tuple[str, ...]:
+    """The word with an accent on its last vowel, as Italian and French write some
+    ("quarantatré", "più"): tried when the grammar gives no accented spelling."""
+    if not word or word[-1] not in FINAL_ACCENTS:
+        return ()
+    return tuple(word[:-1] + accented for accented in FINAL_ACCENTS[word[-1]])
+
+
+def missing_words(find_word: Any, lang: str) -> list[str]:
+    """Grammar words the model's lexicon lacks under every spelling (Vosk would drop
+    them silently)."""
+    known = spelling(find_word, lang)
+    return [w for w in words(lang) if w not in known]
+
+
+def model_phrases(find_word: Any, lang: str) -> list[str]:
+    """The phrase list in the model's spelling, leaving out phrases with unknown words."""
+    known = spelling(find_word, lang)
+    return [
+        " ".join(known[w] for w in p.split())
+        for p in phrase_list(lang)
+        if all(w in known for w in p.split())
+    ]
+
+
+class VoskEngine:
+    """French, Italian or English with a local Vosk model folder."""
+
+    name = "vosk"
+
+    def __init__(self, lang: str, path: str | None = None) -> None:
+        try:
+            import vosk
+        except ImportError as err:
+            raise SpeechUnavailable(
+                "Vosk is not installed: pip install 'callbets[speech]'"
+            ) from err
+        self.lang = lang
+        self.path = model_path(lang, path)
+        check_model_dir(self.path)
+        vosk.SetLogLevel(-1)
+        self.model: Any = vosk.Model(str(self.path))
+        find = self.model.vosk_model_find_word
+        self.missing = missing_words(find, lang)
+        self.grammar = json.dumps([*model_phrases(find, lang), "[unk]"], ensure_ascii=False)
+        self._vosk = vosk
+
+    def notes(self) -> tuple[str, ...]:
+        """The vocabulary report's warning, if any."""
+        if not self.missing:
+            return ()
+        return (
+            f"the Vosk model {self.path.name} lacks {len(self.missing)} grammar words: "
+            + ", ".join(self.missing),
+        )
+
+    def recognizer(self, n_best: bool) -> Any:
+        """A recogniser with the phrase list: word confidences, or the n-best list."""
+        rec = self._vosk.KaldiRecognizer(self.model, 16000, self.grammar)
+        if n_best:
+            rec.SetMaxAlternatives(ALTERNATIVES)
+        else:
+            rec.SetWords(True)
+        return rec
+
+    def open(self) -> VoskUtterance:
+        """Start decoding an utterance."""
+        return VoskUtterance(self.recognizer(False), self.recognizer(True), self.notes())
+
+    def hear(self, pcm: bytes) -> Hearing:
+        """Recognise one whole utterance."""
+        from . import hear_whole
+
+        return hear_whole(self, pcm)
+
+
+class VoskUtterance:
+    """One utterance fed to both recognisers as it arrives.
+
+    Vosk cuts at its own pauses (AcceptWaveform returns True and the recogniser starts
+    afresh); callbets decides where utterances end, so the pieces are joined again.
+    """
+
+    def __init__(self, words_rec: Any, best_rec: Any, notes: tuple[str, ...]) -> None:
+        self.words_rec, self.best_rec, self.notes = words_rec, best_rec, notes
+        self.words_done: list[dict[str, Any]] = []
+        self.best_done: list[dict[str, Any]] = []
+
+    def feed(self, pcm: bytes) -> None:
+        """Decode more audio."""
+        if self.words_rec.AcceptWaveform(pcm):
+            self.words_done.append(json.loads(self.words_rec.Result()))
+        if self.best_rec.AcceptWaveform(pcm):
+            self.best_done.append(json.loads(self.best_rec.Result()))
+
+    def partial(self) -> str:
+        """The best words so far."""
+        said = [str(d.get("text", "")) for d in self.words_done]
+        said.append(str(json.loads(self.words_rec.PartialResult()).get("partial", "")))
+        return " ".join(w for w in said if w)
+
+    def finish(self) -> Hearing:
+        """The audio ended: word confidences and the n-best list."""
+        pieces = [*self.words_done, json.loads(self.words_rec.FinalResult())]
+        words_result = {
+            "text": " ".join(t for p in pieces if (t := str(p.get("text", "")).strip())),
+            "result": [w for p in pieces for w in p.get("result", [])],
+        }
+        best = [*self.best_done, json.loads(self.best_rec.FinalResult())]
+        return Hearing(tuple(vosk_candidates(words_result, join_alternatives(best))), "vosk",
+                       self.notes)  # fmt: skip
+
+
+def join_alternatives(pieces: list[dict[str, Any]]) -> dict[str, Any]:
+    """One n-best list from several pieces: the best of the earlier pieces, then each
+    alternative of the last."""
+
+    def first(p: dict[str, Any]) -> str:
+        alts = p.get("alternatives") or [{}]
+        return str(alts[0].get("text", "")).strip()
+
+    head = " ".join(t for p in pieces[:-1] if (t := first(p)))
+    alts = pieces[-1].get("alternatives", []) if pieces else []
+    return {
+        "alternatives": [
+            {**a, "text": " ".join(t for t in (head, str(a.get("text", "")).strip()) if t)}
+            for a in alts
+        ]
+    }
