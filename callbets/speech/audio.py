@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import wave
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import SpeechUnavailable
@@ -156,57 +156,3 @@ def microphone_blocks(seconds_per_block: float = 0.1) -> Iterator[bytes]:
         while True:
             data, _overflowed = stream.read(frames)
             yield bytes(data)
-
-
-def energy(block: bytes) -> float:
-    """Root-mean-square level of a block of 16-bit PCM (0 to 32767)."""
-    samples = array("h")
-    samples.frombytes(block[: len(block) - len(block) % 2])
-    if not samples:
-        return 0.0
-    return float((sum(s * s for s in samples) / len(samples)) ** 0.5)
-
-
-def utterances(
-    blocks: Iterator[bytes],
-    threshold: float = 500.0,
-    trailing_silence: float = 0.6,
-    on_block: Callable[[bytes, bool], None] | None = None,
-) -> Iterator[bytes]:
-    """Cut a stream of blocks into utterances by voice activity (energy and silence).
-
-    An utterance starts at the first loud block and ends after ``trailing_silence``
-    seconds under the threshold.
-    """
-    current: list[bytes] = []
-    quiet = 0.0
-    for block in blocks:
-        loud = energy(block) >= threshold
-        if on_block is not None:
-            on_block(block, loud)
-        if not current and not loud:
-            continue
-        current.append(block)
-        quiet = 0.0 if loud else quiet + duration(block)
-        if quiet >= trailing_silence:
-            yield b"".join(current)
-            current, quiet = [], 0.0
-    if current:
-        yield b"".join(current)
-
-
-def trim_silence(pcm: bytes, threshold: int = 300, margin: float = 0.02) -> bytes:
-    """Cut the quiet before the first and after the last loud 10 ms, keeping a margin."""
-    samples = array("h")
-    samples.frombytes(pcm[: len(pcm) - len(pcm) % 2])
-    window = RATE // 100
-    loud = [
-        i
-        for i in range(0, max(0, len(samples) - window), window)
-        if max(abs(x) for x in samples[i : i + window]) > threshold
-    ]
-    if not loud:
-        return pcm
-    keep = int(RATE * margin)
-    start, end = max(0, loud[0] - keep), min(len(samples), loud[-1] + window + keep)
-    return samples[start:end].tobytes()
