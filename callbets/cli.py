@@ -71,10 +71,11 @@ def _cmd_houses(args: argparse.Namespace) -> int:
 
 
 def _cmd_vocabulary(args: argparse.Namespace) -> int:
-    if args.phrases or args.jsgf:
-        from .speech.phrases import jsgf, phrase_list
+    if args.phrases or args.lm:
+        from .speech.lm import model
+        from .speech.phrases import phrase_list
 
-        print(jsgf(args.lang) if args.jsgf else "\n".join(phrase_list(args.lang)), end="\n")
+        print(model(args.lang).arpa() if args.lm else "\n".join(phrase_list(args.lang)))
         return EXIT_OK
     if args.samples:
         for phrase in sample_phrases(args.lang, args.samples, args.seed, find_house(args.house)):
@@ -123,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     v.add_argument("--seed", type=int, default=0, help="random seed for --samples")
     v.add_argument("--phrases", action="store_true", help="print the Vosk phrase list")
-    v.add_argument("--jsgf", action="store_true", help="print the PocketSphinx JSGF grammar")
+    v.add_argument("--lm", action="store_true", help="print the recognisers' language model (ARPA)")
     v.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME", help="house profile")
     v.set_defaults(run=_cmd_vocabulary)
 

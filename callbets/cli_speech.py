@@ -1,25 +1,29 @@
-"""``callbets transcribe`` and ``callbets listen``: the voice doors onto the parser."""
+"""``callbets transcribe``, ``listen`` and ``models``: the voice doors onto the parser."""
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ._cliopts import json_line
 from .dialogue import confirmation
 from .grammar import LANGUAGES
-from .house import DEFAULT_HOUSE, find_house
+from .house import DEFAULT_HOUSE, House, find_house
 from .readback import readback
 from .speech import SpeechUnavailable
-from .speech.audio import duration, microphone_blocks, read_wav, utterances
+from .speech.audio import RATE, duration, microphone_blocks, read_wav
 from .speech.decide import Decision, decide
+from .speech.dictation import Dictation, Heard, Partial
 from .speech.engines import Engine, Hearing, make_engine
 
 
-def _json(path: str, hearing: Hearing, decision: Decision, seconds: float) -> dict[str, Any]:
+def _json(hearing: Hearing, decision: Decision) -> dict[str, Any]:
+    """The parse contract for what was heard, plus the recogniser's side of it."""
     chosen = decision.chosen
     base: dict[str, Any] = chosen.to_json() if chosen else {"input": "", "ok": False, "error": None}
     base["input"] = hearing.best.text if hearing.best else ""
@@ -28,14 +32,9 @@ def _json(path: str, hearing: Hearing, decision: Decision, seconds: float) -> di
         base["error"] = (
             first.to_json()
             if first
-            else {
-                "kind": "unrecognized",
-                "message": decision.reason,
-                "column": None,
-            }
+            else {"kind": "unrecognized", "message": decision.reason, "column": None}
         )
     base.update(
-        file=path,
         heard=hearing.best.text if hearing.best else "",
         alternatives=[c.text for c in hearing.candidates[1:]],
         words=[
@@ -44,31 +43,71 @@ def _json(path: str, hearing: Hearing, decision: Decision, seconds: float) -> di
         ],
         decision=decision.to_json(),
         engine=hearing.engine,
-        audio_seconds=round(seconds, 2),
+        snr_db=None if hearing.snr_db is None else round(hearing.snr_db, 1),
         notes=list(hearing.notes),
     )
     return base
 
 
-def _words(hearing: Hearing) -> tuple[tuple[str, float], ...]:
-    return hearing.best.words if hearing.best else ()
+def _blocks(pcm: bytes, block_ms: int, real_time: bool) -> Iterator[bytes]:
+    """A recording in blocks, at the pace a microphone would give them (or at once)."""
+    size = 2 * RATE * block_ms // 1000
+    start = time.perf_counter()
+    for k, i in enumerate(range(0, len(pcm), size)):
+        if real_time:
+            due = start + k * block_ms / 1000
+            time.sleep(max(0.0, due - time.perf_counter()))
+        yield pcm[i : i + size]
+
+
+def transcribe_file(
+    engine: Engine, path: str, house: House, block_ms: int, real_time: bool
+) -> Iterator[dict[str, Any]]:
+    """One JSON object per utterance of a file (one refusal when nothing was said)."""
+    pcm = read_wav(Path(path))
+    dictation = Dictation(engine, house)
+    start = time.perf_counter()
+    found = 0
+    compute = 0.0
+
+    def record(e: Heard, spent: float) -> dict[str, Any]:
+        decision = decide(e.hearing, engine.lang, house)
+        out = _json(e.hearing, decision)
+        out.update(file=path, utterance=found, start_s=round(e.start, 2),
+                   end_s=round(e.speech_end, 2), audio_seconds=round(duration(pcm), 2),
+                   compute_seconds=round(spent, 3))  # fmt: skip
+        if real_time:  # from the end of speech, as the microphone gave it, to now
+            out["latency_s"] = round(time.perf_counter() - start - e.speech_end, 3)
+        return out
+
+    for block in itertools.chain(_blocks(pcm, block_ms, real_time), [b""]):
+        began = time.perf_counter()
+        events = list(dictation.feed(block) if block else dictation.flush())
+        compute += time.perf_counter() - began
+        for e in events:
+            if isinstance(e, Heard):
+                yield record(e, compute)
+                found += 1
+    if not found:
+        empty = Hearing((), engine.name)
+        out = _json(empty, decide(empty, engine.lang, house))
+        out.update(file=path, utterance=0, audio_seconds=round(duration(pcm), 2),
+                   compute_seconds=round(compute, 3))  # fmt: skip
+        yield out
 
 
 def cmd_transcribe(args: argparse.Namespace) -> int:
-    """Recognise WAV files; one JSON line each."""
+    """Recognise WAV files; one JSON line per utterance."""
     engine = make_engine(args.engine, args.lang, args.model)
     house = find_house(args.house)
     for path in args.files:
-        pcm = read_wav(Path(path))
-        hearing = engine.hear(pcm)
-        decision = decide(hearing, args.lang, house)
-        print(json_line(_json(path, hearing, decision, duration(pcm))))
-        sys.stdout.flush()
+        for line in transcribe_file(engine, path, house, args.block_ms, args.stream):
+            print(json_line(line))
+            sys.stdout.flush()
     return 0
 
 
-def _say(decision: Decision, lang: str, engine: Engine) -> None:
-    house = find_house()
+def _say(decision: Decision, lang: str, house: House) -> None:
     if decision.kind == "refuse":
         print(f"refused: {decision.reason}")
         return
@@ -82,54 +121,121 @@ def _say(decision: Decision, lang: str, engine: Engine) -> None:
 
 
 def cmd_listen(args: argparse.Namespace) -> int:
-    """Listen on the microphone: live level, then read-back, decision and confirmation."""
+    """Listen on the microphone: live partial text, then read-back, decision, confirmation."""
     engine = make_engine(args.engine, args.lang, args.model)
+    house = find_house(args.house)
+    dictation = Dictation(engine, house)
     pending: Decision | None = None
-
-    def level(block: bytes, loud: bool) -> None:
-        sys.stderr.write("\r" + ("speaking…" if loud else "listening ") + " ")
-        sys.stderr.flush()
-
     print(f"listening ({engine.name}, {args.lang}); Ctrl-C to stop", file=sys.stderr)
     try:
-        for pcm in utterances(microphone_blocks(), on_block=level):
-            started = time.perf_counter()
-            hearing = engine.hear(pcm)
-            heard = hearing.best.text if hearing.best else ""
-            answer = confirmation(heard, args.lang)
-            if pending is not None and answer:
-                print("placed" if answer == "confirm" else "cancelled")
-                pending = None
-                continue
-            decision = decide(hearing, args.lang)
-            print(f"\nheard: {heard!r} ({time.perf_counter() - started:.2f} s)")
-            _say(decision, args.lang, engine)
-            pending = decision if decision.chosen is not None else None
+        for block in microphone_blocks(0.05):
+            for event in dictation.feed(block):
+                if isinstance(event, Partial):
+                    sys.stderr.write(f"\r… {event.text[-70:]:70}")
+                    sys.stderr.flush()
+                    continue
+                heard = event.hearing.best.text if event.hearing.best else ""
+                sys.stderr.write("\r" + " " * 72 + "\r")
+                answer = confirmation(heard, args.lang)
+                if pending is not None and answer:
+                    print("placed" if answer == "confirm" else "cancelled")
+                    pending = None
+                    continue
+                decision = decide(event.hearing, args.lang, house)
+                print(f"heard: {heard!r}")
+                _say(decision, args.lang, house)
+                pending = decision if decision.chosen is not None else None
     except KeyboardInterrupt:
         print("", file=sys.stderr)
     return 0
 
 
+def cmd_models(args: argparse.Namespace) -> int:
+    """List the Vosk models callbets finds, check them, or install one from its archive."""
+    from .speech import models
+
+    if args.action == "install":
+        if not args.archive:
+            raise SpeechUnavailable("which archive? callbets models install FILE.zip")
+        target = models.install(Path(args.archive), args.lang)
+        print(f"installed {Path(args.archive).name} as {target}")
+        report = models.check(target.name, str(target))
+        print("\n".join(report.lines()))
+        return 0 if report.usable or not report.checked_words else 1
+    print("searched: " + ", ".join(str(p) for p in models.search_path()))
+    langs = [args.lang] if args.lang else list(LANGUAGES)
+    reports = [models.check(lang) for lang in langs]
+    for report in reports:
+        print("\n".join(report.lines()))
+    print("PocketSphinx: English model inside the pocketsphinx package (no download)")
+    found = [r for r in reports if r.found]
+    return 0 if all(r.usable or not r.checked_words for r in found) else 1
+
+
+def _engine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--engine",
+        choices=["vosk", "pocketsphinx"],
+        default=None,
+        help="recogniser (default: pocketsphinx for English, vosk for French and Italian)",
+    )
+    p.add_argument("--lang", choices=LANGUAGES, default="en")
+    p.add_argument(
+        "--model",
+        metavar="PATH",
+        help="Vosk model folder (default: see 'callbets models')",
+    )
+    p.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME")
+
+
 def add_commands(sub: Any) -> None:
-    """Register ``transcribe`` and ``listen``."""
-    for name, helptext in (
-        ("transcribe", "recognise WAV files into announcements (JSON lines)"),
-        ("listen", "listen on the microphone, read back, and wait for confirmation"),
-    ):
-        p = sub.add_parser(name, help=helptext, description=helptext)
-        p.add_argument("--engine", choices=["vosk", "pocketsphinx"], default="pocketsphinx")
-        p.add_argument("--lang", choices=LANGUAGES, default="en")
-        p.add_argument(
-            "--model",
-            metavar="PATH",
-            help="Vosk model folder (default: $CALLBETS_VOSK_MODEL_<LANG>, models/<lang>)",
-        )
-        p.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME")
-        if name == "transcribe":
-            p.add_argument("files", nargs="+", metavar="FILE.wav")
-            p.set_defaults(run=cmd_transcribe)
-        else:
-            p.set_defaults(run=cmd_listen)
+    """Register ``transcribe``, ``listen`` and ``models``."""
+    p = sub.add_parser(
+        "transcribe",
+        help="recognise WAV files into announcements (JSON lines)",
+        description="Recognise WAV files: each utterance is cut by voice activity, decoded "
+        "and decided (accept, ask or refuse); one JSON line per utterance, with "
+        "audio_seconds, compute_seconds and, with --stream, latency_s (end of speech to "
+        "decision).",
+    )
+    _engine_options(p)
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="feed each file at real-time pace, as a microphone would, and report latency_s",
+    )
+    p.add_argument(
+        "--block-ms",
+        type=int,
+        choices=range(20, 101, 10),
+        default=50,
+        metavar="MS",
+        help="block length fed to the recogniser, 20 to 100 ms (default 50)",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE.wav")
+    p.set_defaults(run=cmd_transcribe)
+
+    p = sub.add_parser(
+        "listen",
+        help="listen on the microphone, read back, and wait for confirmation",
+        description="Listen on the microphone: the words heard so far show live; each "
+        "utterance is read back and waits for a spoken confirm or cancel phrase.",
+    )
+    _engine_options(p)
+    p.set_defaults(run=cmd_listen)
+
+    p = sub.add_parser(
+        "models",
+        help="list and check the Vosk models, or install one from its archive",
+        description="Vosk models are looked for in $CALLBETS_MODELS/<lang>, then "
+        "~/.local/share/callbets/models/<lang>, then models/<lang> of a checkout. "
+        "'callbets models' lists and checks them (runtime grammars, the grammar's words in "
+        "the lexicon, size); 'callbets models install FILE.zip' unpacks a downloaded model.",
+    )
+    p.add_argument("action", nargs="?", choices=["list", "install"], default="list")
+    p.add_argument("archive", nargs="?", metavar="FILE.zip")
+    p.add_argument("--lang", choices=LANGUAGES, default=None)
+    p.set_defaults(run=cmd_models)
 
 
-__all__ = ["SpeechUnavailable", "add_commands"]
+__all__ = ["SpeechUnavailable", "add_commands", "transcribe_file"]

@@ -217,9 +217,10 @@ def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
     """Score a recorded item through a recogniser and the decision."""
     from .speech.audio import read_wav
     from .speech.decide import decide
+    from .speech.dictation import hear_recording
 
     engine = _engine(engine_name, item.lang, model)
-    hearing = engine.hear(read_wav(Path(item.audio)))
+    hearing = hear_recording(engine, read_wav(Path(item.audio)), find_house(item.house))
     decision = decide(hearing, item.lang, find_house(item.house))
     heard = hearing.best.text if hearing.best else ""
     wer = word_error_rate(item.text, heard) if item.text else None

@@ -8,7 +8,8 @@ import wave
 from pathlib import Path
 
 from .parse import parse
-from .speech.audio import RATE, microphone_blocks, utterances
+from .speech.audio import RATE, microphone_blocks
+from .speech.endpoint import record_one
 
 
 def record(args: argparse.Namespace) -> int:
@@ -16,7 +17,7 @@ def record(args: argparse.Namespace) -> int:
     folder = Path(args.suites[1]) if len(args.suites) > 1 else Path(".")
     folder.mkdir(parents=True, exist_ok=True)
     manifest = folder / "manifest.jsonl"
-    blocks = microphone_blocks()
+    blocks = microphone_blocks(0.05)
     count = sum(1 for _ in manifest.open(encoding="utf-8")) if manifest.exists() else 0
     while True:
         try:
@@ -27,7 +28,10 @@ def record(args: argparse.Namespace) -> int:
             return 0
         expect = parse(text, args.lang).notation()
         print(f"say it now: {text!r}")
-        pcm = next(utterances(blocks))
+        pcm = record_one(blocks)
+        if not pcm:
+            print("nothing was heard; stopping")
+            return 0
         count += 1
         name = f"{args.lang}-{count:03d}.wav"
         with wave.open(str(folder / name), "wb") as w:

@@ -154,10 +154,19 @@ def _voice(
     def heard(h: Heard) -> None:
         app = prompt.app
         buffer = prompt.default_buffer
+        if h.kind == "partial":  # the words so far, live in the status bar
+            session.voice = say(lang, "listening_partial", text=h.text[-40:])
+            session.changed()
+            app.invalidate()
+            return
+        session.voice = say(lang, "listening_status")
+        session.changed()
         if h.kind in ("confirm", "cancel") and session.waiting:
             app.exit(result="" if h.kind == "confirm" else ESCAPE)
             return
-        message: Fragments = line(say(lang, "heard", text=h.text, reason=h.reason), "class:dim")
+        key = "heard_unsure" if h.kind == "ask" else "heard"
+        style = "class:warn" if h.kind == "ask" else "class:dim"
+        message: Fragments = line(say(lang, key, text=h.text, reason=h.reason), style)
         for i, choice in enumerate(h.choices, 1):
             message += line(f"  {i}. {choice}", "class:dim")
         readings[:] = list(h.texts)

@@ -1,9 +1,11 @@
 """Listening in the background for the console.
 
-A :class:`Listener` reads audio blocks (the microphone by default), cuts them into
-utterances, recognises each with the speech engine and reports a :class:`Heard` to the
-console, which puts the words through the same readback and confirmation as typed
-text.  The confirm and cancel phrases of ``grammar/dialogue.toml`` act as Enter and Esc.
+A :class:`Listener` reads audio blocks (the microphone by default) into a
+:class:`~callbets.speech.dictation.Dictation`, which cuts utterances by voice activity
+and decodes them while they are spoken; it reports the words heard so far (``partial``)
+and then each utterance as a :class:`Heard` to the console, which puts the words
+through the same readback and confirmation as typed text.  The confirm and cancel
+phrases of ``grammar/dialogue.toml`` act as Enter and Esc.
 Everything that needs the speech extra is imported when listening starts, so the
 console runs without it and says why it cannot listen.
 """
@@ -26,7 +28,8 @@ class Heard:
 
     kind: str
     """``accept``, ``ask``, ``refuse`` (see :mod:`callbets.speech.decide`), ``confirm`` or
-    ``cancel`` (a dialogue phrase), or ``error`` (listening stopped)."""
+    ``cancel`` (a dialogue phrase), ``partial`` (the words so far of an utterance still
+    being spoken) or ``error`` (listening stopped)."""
     text: str
     """The words heard (for ``ask``, the most likely legal reading's words)."""
     reason: str = ""
@@ -50,6 +53,7 @@ class Listener:
     ) -> None:
         self.lang, self.house, self.model = lang, house, model
         self.engine_name = engine or ("pocketsphinx" if lang == "en" else "vosk")
+        """The recogniser (the language's default unless told)."""
         self.blocks = blocks
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -86,13 +90,22 @@ class Listener:
 
     def _listen(self, report: Callable[[Heard], None]) -> None:
         try:
-            from ..speech.audio import microphone_blocks, utterances
+            from ..speech.audio import microphone_blocks
+            from ..speech.dictation import Dictation, Partial
             from ..speech.engines import make_engine
 
             engine = make_engine(self.engine_name, self.lang, self.model)
-            source = self.blocks() if self.blocks else microphone_blocks()
-            for pcm in utterances(self._until_stopped(source)):
-                report(self.hear(engine.hear(pcm)))
+            dictation = Dictation(engine, self.house)
+            source = self.blocks() if self.blocks else microphone_blocks(0.05)
+            for block in self._until_stopped(source):
+                for event in dictation.feed(block):
+                    if isinstance(event, Partial):
+                        report(Heard("partial", event.text))
+                    else:
+                        report(self.hear(event.hearing))
+            for event in dictation.flush():
+                if not isinstance(event, Partial):
+                    report(self.hear(event.hearing))
         except (CallbetsError, OSError, ImportError) as err:
             report(Heard("error", "", str(err)))
 
