@@ -15,3 +15,12 @@ SHARED = ROOT.parent / "shared"
 @pytest.fixture(scope="session")
 def house() -> House:
     return find_house()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def language_model_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The recognisers' language models are built into a folder of the test run (and so
+    are built from this checkout's grammar), never into the user's cache."""
+    import os
+
+    os.environ["CALLBETS_CACHE"] = str(tmp_path_factory.mktemp("cache"))

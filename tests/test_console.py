@@ -364,7 +364,7 @@ def test_spoken_dialogue_phrases_are_heard(name: str, kind: str) -> None:
     listener = Listener("en", find_house(), blocks=_wav_blocks(wav))
     listener.start(heard.append)
     listener.join(60)
-    assert [h.kind for h in heard] == [kind]
+    assert [h.kind for h in heard if h.kind != "partial"] == [kind]
 
 
 def test_listening_reports_a_missing_microphone_or_model(tmp_path: Path) -> None:

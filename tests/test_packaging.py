@@ -32,7 +32,7 @@ def test_wheel_contains_grammar_and_houses(wheel: Path):
     assert "callbets/houses/venice-french.toml" in names
     assert "callbets/py.typed" in names
     assert "callbets/grammar/dialogue.toml" in names
-    assert "callbets/speech/en-extra.dict" in names
+    assert "callbets/speech/engines/en-extra.dict" in names
 
 
 def test_installed_wheel_parses_outside_the_checkout(wheel: Path, tmp_path: Path):

@@ -1,27 +1,32 @@
-"""The voice front-end: audio, phrase lists, decisions, Vosk's JSON, and real PocketSphinx."""
+"""The voice front-end's pieces: audio, phrase lists, decisions, Vosk's JSON and models."""
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 import wave
+import zipfile
 from array import array
 from pathlib import Path
 
 import pytest
 
 from callbets.dialogue import confirmation
+from callbets.grammar import written_forms
 from callbets.speech import SpeechUnavailable
-from callbets.speech.audio import RATE, microphone_blocks, read_wav, utterances
-from callbets.speech.decide import decide
-from callbets.speech.engines import (
-    Candidate,
-    Hearing,
-    check_model_dir,
+from callbets.speech.audio import RATE, microphone_blocks, read_wav
+from callbets.speech.decide import POLICIES, Policy, bet_words, decide
+from callbets.speech.engines import Candidate, Hearing, default_engine
+from callbets.speech.engines.kaldi import (
+    join_alternatives,
     missing_words,
-    model_path,
+    model_phrases,
+    spelling,
     vosk_candidates,
 )
-from callbets.speech.phrases import jsgf, phrase_list, words
+from callbets.speech.models import check, check_model_dir, install, language_of, model_path
+from callbets.speech.phrases import phrase_list, words
 from callbets.vocabulary import vocabulary
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "audio"
@@ -57,17 +62,13 @@ def test_unreadable_wav_is_a_clear_error(tmp_path: Path):
         read_wav(bad)
 
 
-def test_voice_activity_cuts_utterances():
-    loud = array("h", [3000, -3000] * 800).tobytes()
-    quiet = bytes(3200)
-    blocks = iter([quiet, loud, loud, quiet, quiet, quiet, quiet, loud, quiet, quiet, quiet, quiet])
-    assert len(list(utterances(blocks, trailing_silence=0.3))) == 2
-
-
 def test_microphone_without_portaudio_or_device_is_a_clear_message():
     with pytest.raises(SpeechUnavailable) as info:
         next(microphone_blocks())
     assert "PortAudio" in str(info.value) or "microphone" in str(info.value)
+
+
+# ---- what recognisers must say ------------------------------------------------------
 
 
 @pytest.mark.parametrize("lang", ["fr", "it", "en"])
@@ -77,11 +78,18 @@ def test_phrase_list_and_report_contain_every_grammar_word(lang):
     assert set(vocabulary(lang)) <= set(words(lang))
 
 
-def test_jsgf_lists_only_legal_positions():
-    grammar = jsgf("en")
-    split_rule = next(line for line in grammar.splitlines() if line.startswith("<split_pair>"))
-    assert "( ( five ) ( eight ) )" in split_rule
-    assert "( ( five ) ( nine ) )" not in split_rule  # 5/9 is no split
+@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+def test_typed_forms_are_never_offered_to_a_recogniser(lang):
+    """ "x" (17 x5) and written abbreviations (vdz) are typed, never said."""
+    said = set(words(lang))
+    assert "x" not in said and "vdz" not in said
+    assert not any(c.isdigit() for w in said for c in w)
+
+
+def test_accented_spellings_come_from_the_grammar():
+    assert written_forms("fr")["a"] == ("à",)  # French writes only "à"
+    assert written_forms("it")["a"][0] == "a"  # Italian writes "a" itself first
+    assert "zéro" in written_forms("fr")["zero"]
 
 
 @pytest.mark.parametrize(
@@ -91,6 +99,47 @@ def test_jsgf_lists_only_legal_positions():
 )  # fmt: skip
 def test_confirmation_phrases(lang, text, kind):
     assert confirmation(text, lang) == kind
+
+
+def test_default_engines():
+    assert default_engine("en") == "pocketsphinx"
+    assert default_engine("fr") == default_engine("it") == "vosk"
+
+
+# ---- the decision ----------------------------------------------------------------------
+
+
+def sphinx(text: str, confs: list[float], snr: float | None = 25.0) -> Hearing:
+    words_ = tuple(zip(text.split(), confs, strict=True))
+    return Hearing((Candidate(text, 1.0, words_),), "pocketsphinx", snr_db=snr)
+
+
+def test_pocketsphinx_policy_accepts_a_confident_reading():
+    decision = decide(sphinx("tiers by five", [0.99, 0.95, 0.97]), "en")
+    assert decision.kind == "accept" and decision.chosen.notation() == "tiers x5"
+
+
+def test_articles_and_politeness_do_not_count_against_a_reading():
+    hearing = sphinx("the tiers by five please", [0.2, 0.99, 0.95, 0.97, 0.3])
+    assert [w for w, _ in bet_words(hearing.best, "en")] == ["tiers", "by", "five"]
+    assert decide(hearing, "en").kind == "accept"
+
+
+@pytest.mark.parametrize(
+    ("text", "confs", "snr", "why"),
+    [("three", [0.99], 25.0, "too short"),  # what noise is most often heard as
+     ("tiers by five", [0.99, 0.5, 0.97], 25.0, "not sure of the word 'by'"),
+     ("tiers by five", [0.99, 0.99, 0.99], 6.0, "too much noise")],
+)  # fmt: skip
+def test_pocketsphinx_policy_asks_when_unsure(text, confs, snr, why):
+    decision = decide(sphinx(text, confs, snr), "en")
+    assert decision.kind == "ask" and why in decision.reason
+    assert decision.chosen is not None  # the reading waits for the croupier
+
+
+def test_policies_are_data():
+    assert POLICIES["pocketsphinx"].min_words == 2
+    assert Policy().n_best_must_agree  # an engine not calibrated gets every check
 
 
 # Vosk output as the recogniser writes it (SetWords(True), then SetMaxAlternatives(3)).
@@ -144,39 +193,125 @@ def test_vosk_nothing_legal_refuses():
     assert decide(Hearing((), "vosk"), "fr").kind == "refuse"
 
 
+def test_vosk_pieces_cut_at_its_own_pauses_are_joined():
+    pieces = [{"alternatives": [{"text": "voisins du zéro", "confidence": 90.0}]},
+              {"alternatives": [{"text": "à cinq", "confidence": 50.0},
+                                {"text": "à six", "confidence": 40.0}]}]  # fmt: skip
+    joined = join_alternatives(pieces)["alternatives"]
+    assert [a["text"] for a in joined] == ["voisins du zéro à cinq", "voisins du zéro à six"]
+
+
 def test_first_choice_illegal_but_second_legal_asks():
     hearing = Hearing((Candidate("cheval cinq neuf", 2.0), Candidate("cheval cinq huit", 1.0)))
     decision = decide(hearing, "fr")
     assert decision.kind == "ask" and decision.chosen.notation() == "split 5/8 x1"
 
 
-def test_vosk_model_checks(tmp_path: Path):
-    with pytest.raises(SpeechUnavailable, match="no Vosk model"):
-        check_model_dir(tmp_path / "missing")
-    static = tmp_path / "big"
-    (static / "am").mkdir(parents=True)
-    (static / "graph").mkdir()
-    (static / "graph" / "HCLG.fst").write_bytes(b"")
-    with pytest.raises(SpeechUnavailable, match="static graph"):
-        check_model_dir(static)
-    small = tmp_path / "small"
-    (small / "am").mkdir(parents=True)
-    (small / "graph").mkdir()
-    (small / "graph" / "HCLr.fst").write_bytes(b"")
-    check_model_dir(small)
+# ---- Vosk models: where, which spelling, installing -------------------------------------
+
+
+def test_the_model_spelling_is_the_one_its_lexicon_knows():
+    lexicon = (set(words("fr")) - {"zero", "a"}) | {"zéro", "à"}
+    find = lambda w: 1 if w in lexicon else -1  # noqa: E731  (vosk_model_find_word)
+    known = spelling(find, "fr")
+    assert known["zero"] == "zéro" and known["a"] == "à" and known["voisins"] == "voisins"
+    assert missing_words(find, "fr") == []
+    phrases = model_phrases(find, "fr")
+    assert "voisins du zéro" in phrases and not any(" zero" in p for p in phrases)
 
 
 def test_missing_words_are_reported():
-    # A model's lexicon, as vosk_model_find_word answers it (-1: absent).
     lexicon = set(words("fr")) - {"orphelins", "sixain"}
     assert missing_words(lambda w: 1 if w in lexicon else -1, "fr") == ["orphelins", "sixain"]
+
+
+def make_model(folder: Path, static: bool = False) -> Path:
+    (folder / "am").mkdir(parents=True)
+    (folder / "conf").mkdir()
+    (folder / "conf" / "model.conf").write_text("--endpoint.rule2.min-trailing-silence=0.5\n")
+    (folder / "graph").mkdir()
+    (folder / "graph" / ("HCLG.fst" if static else "HCLr.fst")).write_bytes(b"fst")
+    return folder
+
+
+def test_vosk_model_checks(tmp_path: Path):
+    with pytest.raises(SpeechUnavailable, match="no Vosk model"):
+        check_model_dir(tmp_path / "missing")
+    with pytest.raises(SpeechUnavailable, match="static graph"):
+        check_model_dir(make_model(tmp_path / "big", static=True))
+    check_model_dir(make_model(tmp_path / "small"))
+
+
+def test_models_are_looked_for_in_order(tmp_path: Path, monkeypatch):
+    monkeypatch.delenv("CALLBETS_VOSK_MODEL_FR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("CALLBETS_MODELS", str(tmp_path / "mine"))
+    user = make_model(tmp_path / "data" / "callbets" / "models" / "fr")
+    assert model_path("fr") == user  # nothing in $CALLBETS_MODELS: the user's folder
+    mine = make_model(tmp_path / "mine" / "fr")
+    assert model_path("fr") == mine
+    assert model_path("fr", str(tmp_path / "given")) == tmp_path / "given"
+    monkeypatch.setenv("CALLBETS_VOSK_MODEL_FR", str(tmp_path / "env"))
+    assert model_path("fr") == tmp_path / "env"
+    assert "site-packages" not in str(model_path("it"))
+
+
+def zip_model(path: Path, top: str, extra: dict[str, bytes] | None = None) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(f"{top}/am/final.mdl", b"model")
+        zf.writestr(f"{top}/conf/model.conf", b"conf")
+        zf.writestr(f"{top}/graph/HCLr.fst", b"fst")
+        for name, data in (extra or {}).items():
+            zf.writestr(name, data)
+    return path
+
+
+def test_install_unpacks_a_model_archive_by_its_name(tmp_path: Path):
+    archive = zip_model(tmp_path / "vosk-model-small-fr-0.22.zip", "vosk-model-small-fr-0.22")
+    assert language_of(archive) == "fr"
+    target = install(archive, into=tmp_path / "models")
+    assert target == tmp_path / "models" / "fr" and (target / "am" / "final.mdl").is_file()
+    again = zip_model(tmp_path / "vosk-model-small-fr-0.23.zip", "vosk-model-small-fr-0.23")
+    install(again, into=tmp_path / "models")  # replaces the old one
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["fr"]
+    report = check("fr", str(target), load=lambda _: type("M", (), {
+        "vosk_model_find_word": staticmethod(lambda w: 1)})())  # fmt: skip
+    assert report.usable and report.size > 0
+
+
+@pytest.mark.parametrize(
+    ("member", "why"),
+    [("../evil.txt", "unsafe path"), ("/etc/evil", "unsafe path")],
+)
+def test_install_refuses_unsafe_archives(tmp_path: Path, member, why):
+    archive = zip_model(tmp_path / "vosk-model-small-it-0.22.zip", "m", {member: b"x"})
+    with pytest.raises(SpeechUnavailable, match=why):
+        install(archive, into=tmp_path / "models")
+    assert not (tmp_path / "evil.txt").exists()
+
+
+def test_install_refuses_links_and_non_models(tmp_path: Path):
+    archive = tmp_path / "vosk-model-small-it-0.22.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        link = zipfile.ZipInfo("m/am")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(link, "/etc")
+    with pytest.raises(SpeechUnavailable, match="symbolic link"):
+        install(archive, into=tmp_path / "models")
+    junk = tmp_path / "vosk-model-small-it-0.21.zip"
+    with zipfile.ZipFile(junk, "w") as zf:
+        zf.writestr("readme.txt", b"not a model")
+    with pytest.raises(SpeechUnavailable, match="no Vosk model"):
+        install(junk, into=tmp_path / "models")
+    with pytest.raises(SpeechUnavailable, match="which language"):
+        install(zip_model(tmp_path / "model.zip", "m"), into=tmp_path / "models")
 
 
 @pytest.mark.parametrize("lang", ["fr", "it", "en"])
 def test_real_vosk_on_fixtures_when_a_model_is_present(lang):
     if not (model_path(lang) / "am").is_dir():
         pytest.skip(f"no Vosk model in {model_path(lang)} (see models/README.md)")
-    from callbets.speech.engines import VoskEngine
+    from callbets.speech.engines.kaldi import VoskEngine
 
     engine = VoskEngine(lang)
     exact = accepted_wrong = 0
@@ -190,35 +325,12 @@ def test_real_vosk_on_fixtures_when_a_model_is_present(lang):
     assert accepted_wrong == 0
 
 
-def test_pocketsphinx_refuses_other_languages():
-    pytest.importorskip("pocketsphinx")
-    from callbets.speech.engines import PocketSphinxEngine
-
-    with pytest.raises(SpeechUnavailable, match="only an English model"):
-        PocketSphinxEngine("fr")
-
-
-def test_real_pocketsphinx_on_english_fixtures(tmp_path: Path):
-    """Real recognition of espeak-ng voices, run as a regression suite through
-    ``callbets regress``.  Prints the figures; no miss is ever accepted."""
-    pytest.importorskip("pocketsphinx")
+def test_models_command_lists_what_it_finds(tmp_path: Path):
     import subprocess
     import sys
 
-    report = tmp_path / "report.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "callbets", "regress", str(FIXTURES / "suite-en.jsonl"),
-         "--engine", "pocketsphinx", "--json", str(report)],
-        capture_output=True, text=True,
-    )  # fmt: skip
-    print(proc.stdout.split("\n")[0])
-    items = json.loads(report.read_text())["items"]
-    top = sum(i["got"] == i["expect"] for i in items)
-    outcomes = {
-        o: sum(i["outcome"] == o for i in items) for o in ("exact", "asked", "refused", "wrong")
-    }
-    print(f"pocketsphinx en: {top}/{len(items)} exact chips as first reading; {outcomes}")
-    assert len(items) >= 40
-    assert outcomes["wrong"] == 0 and proc.returncode == 0  # no miss accepted
-    # The floor: at least half of the synthetic utterances give the exact chips.
-    assert top >= 0.5 * len(items)
+    env = {**os.environ, "CALLBETS_MODELS": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "d")}
+    make_model(tmp_path / "it")
+    proc = subprocess.run([sys.executable, "-m", "callbets", "models"], capture_output=True,
+                          text=True, env=env)  # fmt: skip
+    assert str(tmp_path / "it") in proc.stdout and "fr: no model" in proc.stdout
