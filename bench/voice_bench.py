@@ -9,7 +9,7 @@ unasked, compute per second of audio, and the latency from the end of speech to 
 decision (the pause the endpointer waits for, the last block, the end of the search,
 the parse and the decision).
 
-    python bench/voice_eval.py SPLIT_FOLDER [--conditions clean,pink15] [--jobs 2]
+    python bench/voice_bench.py SPLIT_FOLDER [--conditions clean,pink15] [--jobs 2]
 """
 
 from __future__ import annotations

@@ -66,6 +66,8 @@ def transcribe_file(
     """One JSON object per utterance of a file (one refusal when nothing was said)."""
     pcm = read_wav(Path(path))
     dictation = Dictation(engine, house)
+    if not real_time:  # the whole file is known; a microphone's stream is not
+        dictation.prime(pcm)
     start = time.perf_counter()
     found = 0
     compute = 0.0

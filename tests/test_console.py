@@ -277,13 +277,15 @@ FIXTURES = Path(__file__).parent / "fixtures" / "audio"
 
 
 def _wav_blocks(*parts: Path | threading.Event) -> Callable[[], Iterator[bytes]]:
-    """The blocks a microphone would give for recordings, each followed by a second of
-    silence; an Event among them holds the rest back until the test sets it."""
+    """The blocks a microphone would give for recordings: a second of the quiet room
+    before the first (the microphone is on before the croupier speaks), each followed by
+    a second of silence; an Event among them holds the rest back until the test sets it."""
     from callbets.speech.audio import read_wav
 
     size = 3200  # 0.1 s blocks, as microphone_blocks reads
 
     def blocks() -> Iterator[bytes]:
+        yield from [bytes(size)] * 10
         for part in parts:
             if isinstance(part, threading.Event):
                 assert part.wait(60), "the test never let the next utterance through"
@@ -337,20 +339,21 @@ def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) 
     """Real audio through the real recogniser (PocketSphinx, English) into the console."""
     said_it = threading.Event()
     blocks = _wav_blocks(
-        FIXTURES / "en" / "03.wav", said_it, FIXTURES / "en" / "dialogue-confirm.wav"
+        FIXTURES / "natural" / "02.wav", said_it, FIXTURES / "en" / "dialogue-confirm.wav"
     )
     try:
         with listening_console(tmp_path, blocks) as (pipe, out):
-            _wait_for(out, "heard: 'orphans'")  # unsure, so it waits in the line for Enter
-            assert "1. orphelins x1" in out.getvalue()
+            # unsure of a word, so it waits in the line for Enter
+            _wait_for(out, "1. neighbours 17 x5")
+            assert "? unsure: 'seventeen and" in out.getvalue()
             pipe.send_text(ENTER)
             _wait_for(out, "Enter to confirm, Esc to cancel")
-            assert "orphelins, 5 pieces at 1 = 5" in out.getvalue()
+            assert "17 and 2 neighbours, 5 pieces at 5 = 25" in out.getvalue()
             said_it.set()  # the croupier says "that is correct"
-            _wait_for(out, "✓ red: orphelins, 5 pieces at 1 = 5 placed")
+            _wait_for(out, "✓ red: 17 and 2 neighbours, 5 pieces at 5 = 25 placed")
     finally:
         said_it.set()
-    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 5
+    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 25
 
 
 @pytest.mark.parametrize(

@@ -181,6 +181,20 @@ def test_a_quieter_voice_after_the_croupier_does_not_keep_the_utterance_open():
     assert closed and closed[0].speech_end < 1.65  # not 3.0: the quiet voice did not count
 
 
+def test_a_recording_that_starts_with_speech_is_judged_against_its_own_pauses():
+    """No room before the voice: on a live stream the first second's quietest frame is
+    the room; a whole recording primes the segmenter with its own levels."""
+    pcm = tone(1.2, 6000) + noise(0.24, 30) + tone(0.6, 6000) + noise(1.0, 30, 1)
+    seg = Segmenter()
+    seg.prime(pcm)
+    found = []
+    for i in range(0, len(pcm), 1600):
+        found += list(seg.feed(pcm[i : i + 1600], lambda: UNSTAKED))
+    found += list(seg.flush())
+    closed = [e for e in found if isinstance(e, Closed)]
+    assert len(closed) == 1 and closed[0].speech_end > 1.9  # one utterance, both parts
+
+
 @pytest.mark.parametrize(("state", "pause"), [(WHOLE, 0.18), (UNSTAKED, 0.35), (PARTIAL, 0.5)])
 def test_the_pause_that_ends_an_utterance_depends_on_what_it_reads_as(state, pause):
     pcm = noise(0.5, 30) + tone(0.8, 6000) + noise(2.0, 30, 1)
@@ -206,7 +220,8 @@ def test_comfort_noise_is_faint_and_reproducible():
     ("text", "state"),
     [("voisins by five", WHOLE), ("seventeen and the neighbours", UNSTAKED),
      ("seventeen and the neighbours by", PARTIAL), ("that is correct", WHOLE),
-     ("no more bets", WHOLE), ("", PARTIAL), ("hmm whatever", PARTIAL)],
+     ("no more bets", WHOLE), ("", PARTIAL), ("hmm whatever", PARTIAL),
+     ("cancel", UNSTAKED), ("cancel that", WHOLE)],  # "cancel" may go on: "cancel that"
 )  # fmt: skip
 def test_what_words_read_as_while_they_are_spoken(text, state):
     assert ReadsAs("en", find_house())(text) == state

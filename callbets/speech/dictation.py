@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from ..dialogue import confirmation
 from ..errors import AnnouncementError
 from ..house import House, find_house
+from ..normalize import fold
 from ..parse import parse
 from ..talk import table_talk
 from ..vocabulary import spellings
 from .endpoint import PARTIAL, UNSTAKED, WHOLE, Audio, Closed, Opened, Segmenter, Settings
 from .engines import Candidate, Engine, Hearing, Utterance
+from .phrases import table_talk as talk_phrases
 from .sentences import phrases
 
 FLOOR_AMPLITUDE = 128
@@ -76,7 +78,8 @@ DictationEvent = Partial | Heard
 class ReadsAs:
     """What words read as so far (:data:`~.endpoint.WHOLE`, ``UNSTAKED``, ``PARTIAL``):
     a legal announcement whose stake was said (or a dialogue or table-talk phrase), a
-    legal one whose stake was not (a stake said after it would change it), or neither.
+    legal one whose stake was not (a stake said after it would change it) or a phrase
+    that begins a longer one ("cancel" of "cancel that"), or neither.
     Language-neutral: the grammar's own words decide."""
 
     def __init__(self, lang: str, house: House) -> None:
@@ -85,6 +88,11 @@ class ReadsAs:
         seven = spellings(lang, 7)
         self.probe = f" {prefix[0]} {seven[0]}" if prefix and seven else ""
         self._memo = ("", PARTIAL)
+        self.begins_talk = {
+            " ".join(words[:n])
+            for words in (p.split() for p in talk_phrases(lang))
+            for n in range(1, len(words))
+        }
 
     def __call__(self, text: str) -> str:
         """What the words read as (remembered for the last text asked about)."""
@@ -95,6 +103,8 @@ class ReadsAs:
     def _reads_as(self, text: str) -> str:
         if not text.strip():
             return PARTIAL
+        if " ".join(fold(text).split()) in self.begins_talk:
+            return UNSTAKED
         if confirmation(text, self.lang) or table_talk(text, self.lang) is not None:
             return WHOLE
         try:
@@ -135,6 +145,10 @@ class Dictation:
             return PARTIAL
         self._partial = self._utterance.partial()
         return self.reads_as(self._partial)
+
+    def prime(self, pcm: bytes) -> None:
+        """Learn the room's level from a whole recording before feeding it."""
+        self.segmenter.prime(comfort_noise(pcm, random.Random(0)))
 
     def feed(self, pcm: bytes) -> Iterator[DictationEvent]:
         """Consume a block of 16 kHz mono PCM; yield partial texts and finished utterances."""
@@ -177,6 +191,7 @@ def dictate(engine: Engine, pcm: bytes, house: House | None = None,
             block: int = 3200) -> list[Heard]:  # fmt: skip
     """Every utterance of a whole recording, cut and decoded as the microphone would be."""
     dictation = Dictation(engine, house)
+    dictation.prime(pcm)
     heard: list[Heard] = []
     for i in range(0, len(pcm), block):
         heard += [e for e in dictation.feed(pcm[i : i + block]) if isinstance(e, Heard)]

@@ -79,6 +79,11 @@ class Settings:
     floor_seconds: float = 8.0
     """How much recent audio the room's level is judged on."""
     floor_percentile: float = 0.15
+    """The room's level is this percentile of the recent frames' levels..."""
+    floor_startup: float = 1.0
+    """...once this much audio was heard; before, it is the quietest frame heard, so a
+    stream that starts with speech (a file, a microphone opened mid-word) does not take
+    the voice for the room."""
 
 
 @dataclass(frozen=True)
@@ -169,9 +174,24 @@ class Segmenter:
         """Whether an utterance is open."""
         return self._open
 
+    @property
+    def _starting(self) -> bool:
+        return len(self._levels) * FRAME_SECONDS < self.settings.floor_startup
+
+    def prime(self, pcm: bytes) -> None:
+        """Learn the room's level from audio known in advance (a whole recording), so
+        that a recording that starts with speech is judged against its own pauses."""
+        whole = len(pcm) - len(pcm) % FRAME_BYTES
+        self._levels.extend(
+            levels_db(pcm[i : i + FRAME_BYTES]) for i in range(0, whole, FRAME_BYTES)
+        )
+        if self._levels:
+            self._update_floor()
+
     def _update_floor(self) -> None:
         """The room's level in both bands: a low percentile of the recent frames."""
-        k = int(self.settings.floor_percentile * (len(self._levels) - 1))
+        s = self.settings
+        k = 0 if self._starting else int(s.floor_percentile * (len(self._levels) - 1))
         self._floor = (
             sorted(lv[0] for lv in self._levels)[k],
             sorted(lv[1] for lv in self._levels)[k],
@@ -211,7 +231,7 @@ class Segmenter:
         rise = self.prominence(levels)
         speech = self._is_speech(frame, levels)
         self._levels.append(levels)
-        if self._frames % 5 == 0 or len(self._levels) < 20:
+        if self._frames % 5 == 0 or self._starting:
             self._update_floor()
         self._frames += 1
         if self._open:
