@@ -96,6 +96,19 @@ def _split_decimal(raw: str, start: int, origin: list[int], text: str) -> list[W
     return words
 
 
+def _check_hyphen(folded: str, at: int, text: str, origin: list[int]) -> None:
+    """A hyphen joins two words (``dix-sept``) or stands apart (``tiers - 5``); one glued
+    to a word on one side only (``quatre-vingt-dix-``) is a word cut off."""
+    if folded[at] != "-":
+        return
+    before = at > 0 and folded[at - 1].isalpha()
+    after = at + 1 < len(folded) and folded[at + 1].isalpha()
+    if before != after:
+        raise UnrecognizedError(
+            "a word cut off at a hyphen: say the whole number or word", text, origin[at]
+        )
+
+
 def words(text: str) -> list[Word]:
     """Split text into normalised words with their original spans.
 
@@ -108,6 +121,7 @@ def words(text: str) -> list[Word]:
         kind = m.lastgroup
         start, end = m.start(), m.end()
         if kind == "skip":
+            _check_hyphen(folded, start, text, origin)
             continue
         if kind == "other":
             raise UnrecognizedError(

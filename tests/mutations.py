@@ -104,8 +104,11 @@ def _spell(lang: str, ws: list[Word]) -> int | None:
 
     grammar = language(lang)
     values = grammar.lexicon.number_values
-    toks = [Tok("N", w.text, 0, 0, int(w.text) if w.text.isdigit() else values.get(w.text))
-            for w in ws]  # fmt: skip
+    said = [w.text for w in ws]
+    for k in range(len(said) - 1, 0, -1):  # number words of two words ("quatre vingt")
+        if f"{said[k - 1]} {said[k]}" in values:
+            said[k - 1 : k + 1] = [f"{said[k - 1]} {said[k]}"]
+    toks = [Tok("N", w, 0, 0, int(w) if w.isdigit() else values.get(w)) for w in said]
     if not toks:
         return None
     if len(toks) == 1 and toks[0].value is not None:

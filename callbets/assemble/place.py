@@ -281,6 +281,12 @@ class Placing:
         if len(readings) == 1 and pieces == 1 and as_bet is None:
             # "black fifty": one piece (a piece is the whole) and 50 is no bet: the stake
             stake = StakeEl("piece", q.nums.numbers[0], said, q.nums.start, q.nums.end)
+            staked = next((t.stake for t in targets if t.stake is not None), None)
+            if staked is not None:  # "impair soixante à deux": which one is the stake?
+                raise StakeError(
+                    f"two stakes for {calls}: '{said}' and '{staked.text}'; say the stake once",
+                    column=q.nums.start,
+                )
             for t in targets:
                 t.stake = stake
             return

@@ -149,8 +149,9 @@ def _resolve_neighbours(draft: Draft) -> Call:
 def _resolve_tiers(draft: Draft) -> Call:
     _only(draft, {"tiers", "serie", *MODIFIERS}, numbers=True)
     nums = draft.nums.numbers if draft.nums is not None else None
-    if "serie" in draft.concepts and nums is not None and nums not in SERIES:
-        raise _illegal(f"no serie {'/'.join(map(str, nums))} (serie 5/8 or 0/2/3)", draft)
+    if nums is not None and nums not in SERIES:  # "serie 4/7", "tiers of two"
+        word = draft.words[0].text if draft.words else "serie"
+        raise _illegal(f"no {word} {'/'.join(map(str, nums))} (serie 5/8 or 0/2/3)", draft)
     if nums is None and draft.head == "serie" and not draft.alone:
         raise _illegal("serie: which one? (serie 5/8 or 0/2/3)", draft)
     name = SERIES[nums] if nums is not None else "tiers"
