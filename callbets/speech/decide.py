@@ -11,7 +11,7 @@
   alternative that extends the chosen text (the end of the utterance may be lost);
 * **accept**: one clear legal reading that passes the policy.
 
-The policies are calibrated on the dev split, noisy sets included (bench/voice_eval.py),
+The policies are calibrated on the dev split, noisy sets included (bench/voice_bench.py),
 so that no wrong bet is accepted unasked there.
 
 Even an accepted announcement is only read back: nothing is placed until the croupier
@@ -51,7 +51,7 @@ class Policy:
 
 
 POLICIES = {
-    # Calibrated on the dev split (57 texts × 13 conditions, bench/voice_eval.py): the
+    # Calibrated on the dev split (57 texts × 13 conditions, bench/voice_bench.py): the
     # lattice posteriors of bet words separate right from wrong; the n-best list, whose
     # alternatives differ mostly in filler words, does not, and asking on it only cost
     # right readings.  A single bet word ("three") is what noise and babble are most
