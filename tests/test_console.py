@@ -142,6 +142,15 @@ def test_a_pending_announcement_survives_a_restart(table_file: Path) -> None:
     assert Table.open(table_file).state()["staked"] == 12
 
 
+def test_escape_sequences_that_look_like_a_mouse_are_dropped(table_file: Path) -> None:
+    """ "\x1b[31m" typed or pasted reads as a mouse report; prompt_toolkit's own handler
+    raised on it and the console's event loop printed a traceback."""
+    shown = drive(table_file, "/seat vert" + ENTER + "\x1b[31m\x1b[1;2M" + "vert: tiers à 2"
+                  + ENTER + ENTER + QUIT)  # fmt: skip
+    assert "Traceback" not in shown and "Unhandled exception" not in shown
+    assert Table.open(table_file).state()["staked"] == 12
+
+
 def test_history_is_kept_across_restarts(table_file: Path) -> None:
     drive(table_file, "/seat vert" + ENTER + "/table" + ENTER + QUIT)
     again = drive(table_file, "\x1b[A\x1b[A" + ENTER + QUIT)  # Up Up Enter: "/table"

@@ -109,9 +109,9 @@ def test_expected_chips_as_placements(tmp_path: Path):
 
 @pytest.mark.parametrize("lang", ["fr", "it"])
 def test_project_audio_suites_with_vosk_when_a_model_is_present(lang):
-    from callbets.speech.engines import model_path
+    from callbets.speech.models import is_model, model_path
 
-    if not (model_path(lang) / "am").is_dir():
+    if not is_model(model_path(lang)):
         pytest.skip(f"no Vosk model in {model_path(lang)} (see models/README.md)")
     suite_file = ROOT / "tests" / "fixtures" / "audio" / f"suite-{lang}.jsonl"
     proc = cb("regress", str(suite_file), "--engine", "vosk")

@@ -21,6 +21,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
@@ -101,6 +102,11 @@ def _bindings(session: Session) -> KeyBindings:
             event.app.exit(result=ESCAPE)
         else:
             event.current_buffer.reset()
+
+    @kb.add(Keys.Vt100MouseEvent)
+    def _no_mouse(event: KeyPressEvent) -> None:
+        """The console uses no mouse; a typed or pasted "\x1b[31m" looks like a mouse
+        report and made prompt_toolkit's own handler raise.  Drop it."""
 
     @kb.add("f5")
     def _voice(event: KeyPressEvent) -> None:
