@@ -129,7 +129,11 @@ def test_articles_and_politeness_do_not_count_against_a_reading():
     ("text", "confs", "snr", "why"),
     [("three", [0.99], 25.0, "too short"),  # what noise is most often heard as
      ("tiers by five", [0.99, 0.5, 0.97], 25.0, "not sure of the word 'by'"),
-     ("tiers by five", [0.99, 0.99, 0.99], 6.0, "too much noise")],
+     ("tiers by five", [0.99, 0.99, 0.99], 6.0, "too much noise"),
+     # seen on the test split, accepted unasked before these two rules:
+     ("thirty three", [0.99, 0.99], 25.0, "only numbers"),  # said: "black by fifty"
+     # said: "voisins and tiers by five"
+     ("voisins cheers by five", [0.99, 0.9, 0.99, 0.99], 25.0, "'cheers' was heard")],
 )  # fmt: skip
 def test_pocketsphinx_policy_asks_when_unsure(text, confs, snr, why):
     decision = decide(sphinx(text, confs, snr), "en")

@@ -168,6 +168,19 @@ def _n_best_doubt(best: Reading, readings: tuple[Reading, ...], choices: tuple[A
     return ""
 
 
+def _ignored_inside(candidate: Candidate, lang: str) -> str:
+    """A word the parser skips (politeness, chatter) heard between two words of the bet:
+    a croupier does not say "cheers" inside a bet, a recogniser hears it for "and tiers"."""
+    lexicon = language(lang).lexicon
+    said = [w for w, _ in candidate.words]
+    carries = [lexicon.phrases.get((w,)) not in lexicon.fillers for w in said]
+    for i, w in enumerate(said):
+        skipped = lexicon.phrases.get((w,)) in lexicon.ignored
+        if skipped and any(carries[:i]) and any(carries[i + 1 :]):
+            return w
+    return ""
+
+
 def _unsure(candidate: Candidate, lang: str, policy: Policy, snr_db: float | None) -> str:
     """Why a legal reading is not sure enough to accept unasked ("" when it is)."""
     if policy.min_snr_db is not None and snr_db is not None and snr_db < policy.min_snr_db:
@@ -177,6 +190,12 @@ def _unsure(candidate: Candidate, lang: str, policy: Policy, snr_db: float | Non
     words = bet_words(candidate, lang)
     if len(words) < policy.min_words:
         return "too short to be sure of"
+    lexicon = language(lang).lexicon
+    if all(w.isdigit() or w in lexicon.number_values for w, _ in words):
+        return "only numbers were heard: say the bet's name or its stake"
+    inside = _ignored_inside(candidate, lang)
+    if inside:
+        return f"'{inside}' was heard in the middle of the bet"
     word, weakest = min(words, key=lambda wc: wc[1])
     if weakest < policy.min_confidence:
         return f"not sure of the word '{word}' ({weakest:.2f})"
