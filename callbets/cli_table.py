@@ -12,6 +12,7 @@ from .announcement import Announcement
 from .errors import AnnouncementError, CallbetsError, InputError
 from .grammar import LANGUAGES
 from .house import DEFAULT_HOUSE, House, find_house
+from .limits import LimitError, check_limits
 from .parse import parse
 from .readback import call_line, readback
 from .settle import Settlement, bets_for, call_results, settle
@@ -57,16 +58,24 @@ def settle_json(
 
 
 def _settle_one(text: str, args: argparse.Namespace, house: House) -> dict[str, Any]:
+    """One announcement settled alone, under the house's limits as a table applies them:
+    over a strict maximum it is refused; where the house caps, the warnings say so."""
     try:
         a = parse(text, args.lang, house)
+        warnings = check_limits(a, house)
     except AnnouncementError as err:
         return {"input": text, "ok": False, "error": err.to_json()}
-    return settle_json(a, args.spin, house, args.choice, args.last_spin)
+    except LimitError as err:
+        return {"input": text, "ok": False, "error": {"kind": "limit", "message": str(err)}}
+    data = settle_json(a, args.spin, house, args.choice, args.last_spin)
+    if warnings:
+        data["warnings"] = warnings
+    return data
 
 
 def _describe_settlement(data: dict[str, Any], names: list[str]) -> str:
     """The settlement as text; each call named by its readback line (which reads back)."""
-    lines = [f"spin {data['spin']}"]
+    lines = [f"spin {data['spin']}", *(f"  ! {w}" for w in data.get("warnings", []))]
     for name, call in zip(names, data["calls"], strict=True):
         lines.append(f"  {name}: returns {call['returned']}")
         for p in call["placements"]:

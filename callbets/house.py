@@ -66,6 +66,9 @@ class Limits:
     """Least pieces on each simple chance, column or dozen (Venice Fair: 5)."""
     min_inside_pieces: int
     """Least pieces in total on number combinations in one announcement (Venice Fair: 5)."""
+    prison_counts: bool = False
+    """Whether stakes in prison count towards a position's maximum, at the value still in
+    play (½, ¼… of the stake: rules.md 6.1, S7)."""
 
     def for_kind(self, kind: str) -> tuple[int, int] | None:
         """The (min, max) of a bet kind; simple chances share one entry."""
@@ -245,7 +248,18 @@ def _limits(data: dict[str, Any], source: str) -> Limits:
         over_max=_get(data, "limits.over_max", str, source),
         min_outside_pieces=_get(data, "limits.min_outside_pieces", int, source),
         min_inside_pieces=_get(data, "limits.min_inside_pieces", int, source),
+        prison_counts=_optional(data, "limits.prison_counts_to_max", bool, False, source),
     )
+
+
+def _optional(data: dict[str, Any], path: str, kind: type, default: Any, source: str) -> Any:
+    """The value at ``path`` if the file has it (checked as :func:`_get`), else the default."""
+    node: Any = data
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return default
+        node = node[key]
+    return _get(data, path, kind, source)
 
 
 def house_names() -> list[str]:

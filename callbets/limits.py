@@ -1,35 +1,73 @@
 """Table limits checked when a bet is placed (rules.md 6.1).
 
-Below the minimum is refused with the reason.  Above the maximum is refused where the
-house says so; at Venice it is accepted and settled on the maximum, the excess handed
-back (see :mod:`callbets.settle`), and the croupier is warned.
+A maximum binds the total on one position at the table, whoever placed it ("cannot be
+exceeded, not even through third parties"): what is already on the layout counts, and
+so does a position named twice in one announcement.  Below the minimum is refused with
+the reason.  Above the maximum is refused where the house says so; at Venice it is
+accepted and settled on the maximum, the excess handed back (see :mod:`callbets.settle`),
+and the croupier is warned.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from fractions import Fraction
+
 from .announcement import Announcement
 from .errors import CallbetsError
 from .house import House
-from .layout import INSIDE
+from .layout import INSIDE, Position
 
 
 class LimitError(CallbetsError, ValueError):
     """A bet outside the table's limits."""
 
 
-def check_limits(announcement: Announcement, house: House) -> list[str]:
+OnLayout = Iterable[tuple[Position, Fraction | int]]
+"""What is already on the layout: (position, stake counted towards its maximum)."""
+
+
+def counted(amount: int, prison: int, house: House) -> Fraction | None:
+    """What a bet counts towards its position's maximum: all of a free stake; the value
+    still in play of one in prison (½, ¼…) where the house counts prison, else nothing."""
+    if not prison:
+        return Fraction(amount)
+    return Fraction(amount, 2**prison) if house.limits.prison_counts else None
+
+
+def totals(placements: OnLayout) -> dict[Position, Fraction]:
+    """The stake on each position, summed."""
+    out: dict[Position, Fraction] = {}
+    for position, amount in placements:
+        out[position] = out.get(position, Fraction(0)) + amount
+    return out
+
+
+def room(position: Position, house: House, already: Fraction | int = 0) -> Fraction | None:
+    """How much more the maximum lets onto a position (None: no maximum)."""
+    bounds = house.limits.for_kind(position.kind.value)
+    if bounds is None:
+        return None
+    return max(Fraction(0), bounds[1] - Fraction(already))
+
+
+def _money(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
+
+
+def check_limits(announcement: Announcement, house: House, on_layout: OnLayout = ()) -> list[str]:
     """Refuse what the table's limits forbid; return warnings for what they tolerate.
 
-    :raises LimitError: a stake below the minimum, above a strict maximum, or too few
-        pieces where the house counts them (Venice Fair).
+    :param on_layout: the stakes already on the table (every player's), counted with
+        the announcement's own against each position's maximum.
+    :raises LimitError: a stake below the minimum, a position over a strict maximum, or
+        too few pieces where the house counts them (Venice Fair).
     """
     limits = house.limits
-    warnings = []
     inside_pieces = 0
     for call in announcement.calls:
         for p in call.placements:
-            kind = p.position.kind.value
-            bounds = limits.for_kind(kind)
+            bounds = limits.for_kind(p.position.kind.value)
             if p.position.numbers in INSIDE:
                 inside_pieces += p.amount // house.piece_value
             elif p.amount // house.piece_value < limits.min_outside_pieces:
@@ -37,21 +75,35 @@ def check_limits(announcement: Announcement, house: House) -> list[str]:
                     f"{p.position} at {p.amount}: at least {limits.min_outside_pieces} pieces "
                     "on a simple chance, column or dozen"
                 )
-            if bounds is None:
-                continue
-            low, high = bounds
-            if p.amount < low:
-                raise LimitError(f"{p.position} at {p.amount}: the table minimum is {low}")
-            if p.amount > high:
-                if limits.over_max == "refuse":
-                    raise LimitError(f"{p.position} at {p.amount}: the table maximum is {high}")
-                warnings.append(
-                    f"{p.position} at {p.amount} is over the maximum of {high}: only {high} "
-                    f"plays, {p.amount - high} will be handed back"
-                )
+            if bounds is not None and p.amount < bounds[0]:
+                raise LimitError(f"{p.position} at {p.amount}: the table minimum is {bounds[0]}")
     if 0 < inside_pieces < limits.min_inside_pieces:
         raise LimitError(
             f"{inside_pieces} pieces on numbers: at least {limits.min_inside_pieces} "
             "in total are needed"
+        )
+    return _check_maxima(announcement, house, totals(on_layout))
+
+
+def _check_maxima(
+    announcement: Announcement, house: House, before: dict[Position, Fraction]
+) -> list[str]:
+    warnings = []
+    mine = totals((p.position, p.amount) for c in announcement.calls for p in c.placements)
+    for position, amount in mine.items():
+        bounds = house.limits.for_kind(position.kind.value)
+        there = before.get(position, Fraction(0))
+        if bounds is None or there + amount <= bounds[1]:
+            continue
+        high = bounds[1]
+        said = f"{position} at {_money(amount)}"
+        if there:
+            said += f" with {_money(there)} already on it"
+        if house.limits.over_max == "refuse":
+            raise LimitError(f"{said}: the table maximum on one position is {high}")
+        plays = max(Fraction(0), high - there)
+        warnings.append(
+            f"{said} is over the maximum of {high}: only {_money(plays)} of it plays, "
+            f"{_money(amount - plays)} will be handed back"
         )
     return warnings

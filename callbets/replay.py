@@ -21,6 +21,7 @@ from fractions import Fraction
 from .announcement import PlacedCall
 from .errors import CallbetsError
 from .house import House
+from .limits import OnLayout, room, totals
 from .settle import CallResult
 
 KINDS = ("refaire", "completer", "tout")
@@ -47,11 +48,31 @@ class Replay:
     """Handed to the player."""
 
 
-def replay(kind: str, call: PlacedCall, result: CallResult, house: House) -> Replay:
+def _most_times(call: PlacedCall, house: House, on_layout: OnLayout) -> int | None:
+    """The largest multiple of the call's stake its positions' maxima let on the layout
+    (None: no maximum binds)."""
+    there = totals(on_layout)
+    pieces = totals((p.position, p.pieces) for p in call.placements)
+    fits = []
+    for position, k in pieces.items():
+        left = room(position, house, there.get(position, 0))
+        if left is not None:
+            fits.append(int(left // (call.unit * k)))
+    return min(fits) if fits else None
+
+
+def replay(
+    kind: str, call: PlacedCall, result: CallResult, house: House, on_layout: OnLayout = ()
+) -> Replay:
     """Replay a called bet that has just won.
 
+    Pour le tout checks the table's maxima as a new bet does (``on_layout``: what is on the
+    table already): where the house caps, it places the largest multiple that fits and
+    hands the rest; where it refuses, a multiple over the maximum is refused.  (À refaire
+    and à compléter place the stake that was already accepted: the table checks them.)
+
     :raises ReplayError: unknown kind, a bet that did not win, a replay the house does
-        not allow, or a win that does not cover the bet.
+        not allow, a win that does not cover the bet, or pour le tout over a strict maximum.
     """
     if kind not in KINDS:
         raise ReplayError(f"unknown replay '{kind}' (one of: {', '.join(KINDS)})")
@@ -64,6 +85,17 @@ def replay(kind: str, call: PlacedCall, result: CallResult, house: House) -> Rep
             allowed = ", ".join(sorted(house.pour_le_tout)) or "none"
             raise ReplayError(f"pour le tout is only for {allowed}, not {call.name}")
         times = int(back // cost)
+        most = _most_times(call, house, on_layout)
+        if most is not None and times > most:
+            if house.limits.over_max == "refuse":
+                raise ReplayError(
+                    f"pour le tout would place {call.name.replace('_', ' ')} at "
+                    f"{call.unit * times} a piece, over the table maximum "
+                    f"(at most {call.unit * most} a piece here)"
+                )
+            times = most
+        if times < 1:
+            raise ReplayError("the table maximum leaves no room for pour le tout")
         placed = PlacedCall.from_recipe(
             call.call, call.unit * times, tuple((p.position, p.pieces) for p in call.placements)
         )

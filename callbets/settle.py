@@ -123,16 +123,41 @@ class Settlement:
         return [o.kept for o in self.outcomes if o.kept is not None]
 
 
-def _capped(bet: Bet, house: House) -> tuple[int, int]:
-    """(stake in play, excess handed back) under the house's maximum."""
+def _capped(bet: Bet, house: House, room: int | None = None) -> tuple[int, int]:
+    """(stake in play, excess handed back) under the house's maximum; ``room`` is what
+    the maximum leaves for this bet once the position's earlier bets are counted."""
     limit = house.limits.for_kind(bet.position.kind.value)
-    if limit is None or house.limits.over_max != "cap_and_refund" or bet.amount <= limit[1]:
+    if limit is None or house.limits.over_max != "cap_and_refund":
         return bet.amount, 0
-    return limit[1], bet.amount - limit[1]
+    allowed = limit[1] if room is None else min(room, limit[1])
+    return (bet.amount, 0) if bet.amount <= allowed else (allowed, bet.amount - allowed)
 
 
-def _plain(bet: Bet, number: int, house: House) -> Outcome:
-    in_play, excess = _capped(bet, house)
+def rooms(bets: Iterable[Bet], house: House) -> dict[str, int]:
+    """What the maximum leaves for each free bet: the position's total at the table counts
+    ("not even through third parties"), in the order the bets were placed, after what sits
+    in prison where the house counts it (:func:`callbets.limits.counted`)."""
+    from .limits import counted
+
+    bets = list(bets)
+    used: dict[Position, Fraction] = {}
+    for b in bets:
+        value = counted(b.amount, b.prison, house) if b.prison else None
+        if value is not None:
+            used[b.position] = used.get(b.position, Fraction(0)) + value
+    out: dict[str, int] = {}
+    for b in bets:
+        limit = house.limits.for_kind(b.position.kind.value)
+        if b.prison or limit is None:
+            continue
+        there = used.get(b.position, Fraction(0))
+        out[b.id] = max(0, int(limit[1] - there))
+        used[b.position] = there + min(b.amount, out[b.id])
+    return out
+
+
+def _plain(bet: Bet, number: int, house: House, room: int | None = None) -> Outcome:
+    in_play, excess = _capped(bet, house, room)
     if number in bet.position.numbers:
         paid = bet.position.odds * in_play
         return Outcome(bet, "won", paid, paid + in_play + excess, excess=excess)
@@ -155,7 +180,17 @@ def _half(bet: Bet, level: int) -> Outcome:
     return Outcome(bet, "shared", Fraction(0), Fraction(bet.amount, 2**level))
 
 
-def _on_zero(bet: Bet, house: House, choice: str, last_spin: bool) -> Outcome:
+def _on_zero(bet: Bet, house: House, choice: str, last_spin: bool, room: int | None) -> Outcome:
+    """A simple chance caught by a zero; a free stake over the maximum (Venice) is capped
+    first and its excess handed back: only the capped stake is halved or imprisoned."""
+    in_play, excess = _capped(bet, house, room) if not bet.prison else (bet.amount, 0)
+    if not excess:
+        return _zero_rule(bet, house, choice, last_spin)
+    o = _zero_rule(replace(bet, amount=in_play), house, choice, last_spin)
+    return replace(o, bet=bet, returned=o.returned + excess, excess=excess)
+
+
+def _zero_rule(bet: Bet, house: House, choice: str, last_spin: bool) -> Outcome:
     rule = house.zero
     if rule.simple_chances == "partage":
         return _half(bet, 1)
@@ -165,8 +200,8 @@ def _on_zero(bet: Bet, house: House, choice: str, last_spin: bool) -> Outcome:
         return Outcome(bet, "shared", Fraction(0), Fraction(bet.amount // 2), kept=kept)
     level = bet.prison + 1
     if rule.prison_max_levels and level > rule.prison_max_levels:
-        return (
-            _half(bet, 1)
+        return (  # the value still in play (stake / 2^k) is split
+            _half(bet, level)
             if rule.past_max == "split"
             else Outcome(bet, "lost", Fraction(0), Fraction(0))
         )
@@ -192,16 +227,21 @@ def _check_choice(bet: Bet, choice: str, house: House) -> None:
 
 
 def settle_bet(
-    bet: Bet, number: int, house: House, choice: str | None = None, last_spin: bool = False
-) -> Outcome:
-    """What one bet does when ``number`` comes up."""
+    bet: Bet, number: int, house: House, choice: str | None = None, last_spin: bool = False,
+    room: int | None = None,
+) -> Outcome:  # fmt: skip
+    """What one bet does when ``number`` comes up.
+
+    :param room: what the position's maximum leaves for this bet once the table's other
+        bets on it are counted (:func:`rooms`); the maximum itself when not given.
+    """
     if bet.position.kind not in SIMPLE_CHANCES:
-        return _plain(bet, number, house)
+        return _plain(bet, number, house, room)
     if number == 0:
         choice = choice or house.zero.default_choice
         _check_choice(bet, choice, house)
-        return _on_zero(bet, house, choice, last_spin)
-    outcome = _in_prison(bet, number) if bet.prison else _plain(bet, number, house)
+        return _on_zero(bet, house, choice, last_spin, room)
+    outcome = _in_prison(bet, number) if bet.prison else _plain(bet, number, house, room)
     if last_spin and outcome.kept is not None and house.zero.last_spin_forced_refund:
         return _half(bet, outcome.kept.prison)
     return outcome
@@ -229,12 +269,16 @@ def settle(
     if not (isinstance(number, int) and 0 <= number <= 36):
         raise SettlementError(f"{number} is not on the wheel (0 to 36)")
     choices = choices or {}
+    bets = list(bets)
     by_id = {b.id: b for b in bets}
     for bet_id, choice in choices.items():
         if bet_id not in by_id:
             raise SettlementError(f"no bet {bet_id} on the layout (a zero choice names a bet)")
         _check_choice(by_id[bet_id], choice, house)
-    outcomes = [settle_bet(b, number, house, choices.get(b.id), last_spin) for b in bets]
+    room = rooms(bets, house)
+    outcomes = [
+        settle_bet(b, number, house, choices.get(b.id), last_spin, room.get(b.id)) for b in bets
+    ]
     rank = payout_rank(house)
     outcomes.sort(key=lambda o: rank.get(o.bet.position.kind.value, len(rank)))
     return Settlement(number, tuple(outcomes))
@@ -299,6 +343,8 @@ def call_results(settlement: Settlement, house: House) -> list[CallResult]:
         call = outcomes[0].bet.call
         to_place: tuple[tuple[Position, int], ...] = ()
         if call in house.paid_to_place:
-            to_place = tuple((o.bet.position, o.bet.amount) for o in outcomes if o.result == "won")
+            to_place = tuple(
+                (o.bet.position, o.bet.amount - o.excess) for o in outcomes if o.result == "won"
+            )
         out.append(CallResult(player, group, call, tuple(outcomes), to_place))
     return out

@@ -136,7 +136,7 @@ def test_venice_prison_lost_and_fourth_zero_splits():
     assert run(VENICE, chance("red", 10), [0, 2])[-1].result == "lost"
     o = run(VENICE, chance("red", 10), [0, 0, 0, 0])
     assert [x.result for x in o] == ["prison", "prison", "prison", "shared"]
-    assert o[-1].returned == 5
+    assert o[-1].returned == Fraction(10, 16)  # the value still in play split: stake / 2^4
 
 
 def test_venice_half_back_and_move_at_a_zero():

@@ -32,7 +32,7 @@ from ..errors import AnnouncementError, CallbetsError, TableError
 from ..grammar import LANGUAGES
 from ..house import find_house, house_file_text, house_from_dict
 from ..layout import BetKind, Position
-from ..limits import LimitError, check_limits
+from ..limits import LimitError, check_limits, counted
 from ..parse import parse
 from ..replay import Replay, replay
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
@@ -312,7 +312,17 @@ class Table:
 
     def _parse(self, text: str, lang: str | None) -> tuple[Announcement, list[str]]:
         announcement = parse(text, lang or self.lang, self.house)
-        return announcement, check_limits(announcement, self.house)
+        return announcement, check_limits(announcement, self.house, self.on_layout())
+
+    def on_layout(self) -> list[tuple[Position, Fraction]]:
+        """Every player's stakes on the layout now, as they count towards each position's
+        maximum (prison at the value still in play, where the house counts it)."""
+        out = []
+        for b in self.open_bets():
+            value = counted(b.amount, b.prison, self.house)
+            if value is not None:
+                out.append((b.position, value))
+        return out
 
     def announce(
         self, player: str, text: str, lang: str | None = None, key: str | None = None
@@ -404,6 +414,8 @@ class Table:
             self._need_open()
             player, text, lang = self._pending(aid)
             announcement = parse(text, lang, self.house)
+            # the layout may have changed since it was announced (another player, a replay)
+            check_limits(announcement, self.house, self.on_layout())
             self.db.execute("UPDATE announcements SET status = 'confirmed' WHERE id = ?", (aid,))
             self._insert_bets(aid, announcement.calls)
             self._audit(
@@ -622,15 +634,16 @@ class Table:
             if not 0 <= call_index < len(calls):
                 raise TableError(f"announcement {aid} has no call {call_index}")
             result = self._call_result(last, aid, call_index)
-            done = replay(kind, calls[call_index], result, self.house)
+            done = replay(kind, calls[call_index], result, self.house, self.on_layout())
             new = Announcement(done.placed.notation(), (done.placed,))
+            warnings = check_limits(new, self.house, self.on_layout())
             new_id = self._insert_announcement(
                 player, new.notation(), None, new, "confirmed", origin
             )
             self._audit(
                 "replay", announcement=aid, call=call_index, replay=kind, new_announcement=new_id,
                 placed=done.placed.notation(), left_in_place=done.left_in_place,
-                from_win=money(done.from_win), handed=money(done.handed),
+                from_win=money(done.from_win), handed=money(done.handed), warnings=warnings,
             )  # fmt: skip
         return done
 
