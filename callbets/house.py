@@ -120,6 +120,8 @@ class House:
     """Called bets that may be replayed "pour le tout"."""
     pour_le_tout_remainder: str
     """What cannot be placed "pour le tout": ``return`` (to the player)."""
+    require_croupier: bool = False
+    """Whether every change to a table must name its croupier (``table.require_croupier``)."""
 
     def offers(self, call: str) -> bool:
         """True when the house accepts this called bet."""
@@ -194,6 +196,7 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         paid_to_place=frozenset(_get(data, "payout.paid_to_place", list, source, str)),
         pour_le_tout=frozenset(_get(data, "payout.pour_le_tout", list, source, str)),
         pour_le_tout_remainder=_get(data, "payout.pour_le_tout_remainder", str, source),
+        require_croupier=_optional(data, "table.require_croupier", bool, False, source),
     )
     checks = [
         (house.orphelins_default in ("cheval", "plein"), "calls.orphelins_default"),

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callbets import AnnouncementError, parse
-from callbets._cliopts import _answer_one, input_lines
+from callbets.cli.options import _answer_one, input_lines
 from callbets.errors import HouseError
 from callbets.grammar import language
 from callbets.house import house_file_text, house_from_dict, house_from_text

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
+import socket
 import sqlite3
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
@@ -49,6 +51,15 @@ def default_path() -> Path:
     return Path(data) / "callbets" / "table.sqlite"
 
 
+def terminal() -> str:
+    """Which terminal acts: the host and the tty (or the process, without one)."""
+    try:
+        tty = os.ttyname(0)
+    except OSError:
+        tty = f"pid {os.getpid()}"
+    return f"{socket.gethostname()} {tty}"
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -58,6 +69,9 @@ def money(value: Fraction | int) -> int | float:
     if isinstance(value, int):
         return value
     return int(value) if value.denominator == 1 else float(value)
+
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -181,6 +195,8 @@ class Table:
         self.path = path
         self.writable = writable
         """False for a table opened read-only (``show``, ``audit``, ``verify``)."""
+        self.who: dict[str, str] = {"terminal": terminal()}
+        """Who acts, written into every audit row (see :meth:`as_croupier`)."""
         try:
             profile = json.loads(self._meta("house_profile"))
             self.house = house_from_dict(profile, self._meta("house"))
@@ -194,17 +210,24 @@ class Table:
 
     # ---- opening -------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path, house_name: str, lang: str) -> Table:
+    def create(cls, path: Path, house_name: str, lang: str, croupier: str | None = None) -> Table:
         """Make a new table file with a house and a language (readable by its owner only).
 
         :raises TableError: the file exists, its folder does not, or it cannot be written.
         :raises HouseError: no such house.
         """
         house = find_house(house_name)
+        if house.require_croupier and not (croupier or "").strip():
+            raise TableError(
+                f"{house.name} asks who the croupier is: give --croupier NAME "
+                "or set $CALLBETS_CROUPIER"
+            )
         profile = tomllib.loads(house_file_text(house_name))
         db = create_db(path)
         table = cls.__new__(cls)
         table.db, table.path, table.writable = db, path, True
+        table.who = {"terminal": terminal()}
+        table.as_croupier(croupier)
         with table._transaction():
             meta = {
                 "format": FORMAT,
@@ -217,7 +240,7 @@ class Table:
             }
             db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
             table._audit("open", house=house.name, lang=lang, file=str(path))
-        return cls(db, path)
+        return cls(db, path).as_croupier(croupier)
 
     @classmethod
     def open(cls, path: Path, write: bool = True) -> Table:
@@ -233,6 +256,42 @@ class Table:
         """Close the database connection."""
         self.db.close()
 
+    def as_croupier(self, name: str | None) -> Table:
+        """Name the croupier who acts from now on: every audit row records it with the
+        terminal.  Houses with ``table.require_croupier`` refuse changes without one.
+
+        :raises TableError: a name that is not short printable text.
+        """
+        if name is not None:
+            name = name.strip()
+            if not name or len(name) > MAX_NAME or not name.isprintable() or not _utf8(name):
+                raise TableError(f"a croupier's name is 1 to {MAX_NAME} printable characters")
+            self.who["croupier"] = name
+        return self
+
+    def backup(self, target: Path) -> None:
+        """Copy the live table, consistent, to a new file (SQLite's online backup: unlike
+        a plain copy of the file, it includes what is still in the write-ahead log).
+
+        :raises TableError: the target exists or cannot be written.
+        """
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            raise TableError(f"{target} exists: a backup never overwrites a file") from None
+        except OSError as err:
+            raise TableError(f"cannot write {target}: {err.strerror}") from None
+        os.close(fd)
+        copy = sqlite3.connect(target)
+        try:
+            self.db.backup(copy)
+        except sqlite3.Error:
+            copy.close()
+            target.unlink(missing_ok=True)
+            raise
+        copy.close()
+        log.info("%s backed up to %s", self.path.name, target)
+
     # ---- low level -------------------------------------------------------------
     def _meta(self, key: str) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -244,19 +303,27 @@ class Table:
         self.db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
 
     def _audit(self, event: str, **payload: Any) -> None:
-        """Append one row to the audit log, chained to the row before it."""
+        """Append one row to the audit log, chained to the row before it (and say it in
+        the ``callbets.table`` log)."""
         last = self.db.execute("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1").fetchone()
         seq, previous = (last[0] + 1, last[1] or GENESIS) if last else (1, GENESIS)
-        ts, body = _now(), json.dumps(payload, ensure_ascii=False)
+        ts, body = _now(), json.dumps({**payload, "by": self.who}, ensure_ascii=False)
         self.db.execute(
             "INSERT INTO audit (id, ts, kind, payload, hash) VALUES (?, ?, ?, ?, ?)",
             (seq, ts, event, body, row_hash(previous, seq, ts, event, body, audit_key())),
         )
+        log.info("%s #%d %s %s", self.path.name, seq, event, body)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         if not self.writable:
             raise TableError(f"{self.path} was opened read-only")
+        house = getattr(self, "house", None)
+        if house is not None and house.require_croupier and "croupier" not in self.who:
+            raise TableError(
+                f"{house.name} asks who the croupier is: give --croupier NAME "
+                "or set $CALLBETS_CROUPIER"
+            )
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield

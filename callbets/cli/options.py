@@ -9,9 +9,12 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
-from .errors import CallbetsError
-from .grammar import LANGUAGES
-from .house import DEFAULT_HOUSE
+from ..errors import CallbetsError, InputError
+from ..grammar import LANGUAGES
+from ..house import DEFAULT_HOUSE
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+"""Exit codes of every command: done, refused, bad input or usage, unforeseen error."""
 
 
 def text_argument(value: str) -> str:
@@ -163,3 +166,18 @@ def _line_error(text: str, number: int, kind: str, message: str) -> dict[str, An
         "ok": False,
         "error": {"kind": kind, "message": message, "line": number},
     }
+
+
+def run_guarded(args: argparse.Namespace) -> int:
+    """Run a command, turning callbets errors into one clear line (exit 1; 2 for a bad house)."""
+    try:
+        code: int = args.run(args)
+    except InputError as err:
+        print(f"callbets: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader went away (e.g. piped into head)
+        return 0
+    except (CallbetsError, OSError) as err:
+        print(f"callbets: {err}", file=sys.stderr)
+        return EXIT_REFUSED
+    return code

@@ -10,16 +10,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ._cliopts import json_line
-from .dialogue import confirmation
-from .grammar import LANGUAGES
-from .house import DEFAULT_HOUSE, House, find_house
-from .readback import readback
-from .speech import SpeechUnavailable
-from .speech.audio import RATE, duration, microphone_blocks, read_wav
-from .speech.decide import Decision, decide
-from .speech.dictation import Dictation, Heard, Partial
-from .speech.engines import Engine, Hearing, make_engine
+from ..dialogue import confirmation
+from ..grammar import LANGUAGES
+from ..house import DEFAULT_HOUSE, House, find_house
+from ..readback import readback
+from ..speech import SpeechUnavailable
+from ..speech.audio import RATE, duration, microphone_blocks, read_wav
+from ..speech.decide import Decision, decide
+from ..speech.dictation import Dictation, Heard, Partial
+from ..speech.engines import Engine, Hearing, make_engine
+from .options import json_line
 
 
 def _json(hearing: Hearing, decision: Decision) -> dict[str, Any]:
@@ -154,7 +154,7 @@ def cmd_listen(args: argparse.Namespace) -> int:
 
 def cmd_models(args: argparse.Namespace) -> int:
     """List the Vosk models callbets finds, check them, or install one from its archive."""
-    from .speech import models
+    from ..speech import models
 
     if args.action == "install":
         if not args.archive:

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from .grammar import LANGUAGES
-from .house import DEFAULT_HOUSE
-from .table import Table, default_path
+from ..grammar import LANGUAGES
+from ..house import DEFAULT_HOUSE
+from ..table import Table, default_path
 
 
 def _table(args: argparse.Namespace) -> Table:
     path = Path(args.table) if args.table else default_path()
     if not path.exists():
-        table = Table.create(path, args.house or DEFAULT_HOUSE, args.lang or "fr")
+        table = Table.create(path, args.house or DEFAULT_HOUSE, args.lang or "fr", args.croupier)
         print(f"new table at {path} ({table.house.name}, {table.lang})", file=sys.stderr)
         return table
-    table = Table.open(path)
+    table = Table.open(path).as_croupier(args.croupier)
     for option, asked, kept in (("--house", args.house, table.house.name),
                                 ("--lang", args.lang, table.lang)):  # fmt: skip
         if asked and asked != kept:
@@ -38,8 +39,8 @@ def speech_installed() -> bool:
 
 def cmd_console(args: argparse.Namespace) -> int:
     """Run the console on a table file (made on first use)."""
-    from .console.app import run
-    from .console.voice import Listener
+    from ..console.app import run
+    from ..console.voice import Listener
 
     table = _table(args)
     listener = None
@@ -75,4 +76,10 @@ def add_commands(sub: Any) -> None:
         help="recogniser for F5 (default: pocketsphinx in English, vosk otherwise)",
     )  # fmt: skip
     c.add_argument("--model", metavar="PATH", help="Vosk model folder (see models/README.md)")
+    c.add_argument(
+        "--croupier",
+        metavar="NAME",
+        default=os.environ.get("CALLBETS_CROUPIER") or None,
+        help="who is at the table, written into every audit row (default: $CALLBETS_CROUPIER)",
+    )
     c.set_defaults(run=cmd_console)

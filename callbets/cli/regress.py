@@ -9,9 +9,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ._cliopts import ratio, whole_number
-from .grammar import LANGUAGES
-from .regress import (
+from ..grammar import LANGUAGES
+from ..regress import (
     Item,
     Result,
     compare_baseline,
@@ -23,6 +22,7 @@ from .regress import (
     run_item,
     summary,
 )
+from .options import ratio, whole_number
 
 
 def _run(items: list[Item], args: argparse.Namespace) -> list[Result]:
@@ -66,7 +66,7 @@ def _print_summary(data: dict[str, Any]) -> None:
 def cmd_regress(args: argparse.Namespace) -> int:
     """Run every item of every suite; exit 1 on any wrong item or a missed threshold."""
     if args.suites and args.suites[0] == "record":
-        from .regress_record import record
+        from ..regress_record import record
 
         return record(args)
     items = [item for suite in args.suites for item in load_suite(Path(suite), args.allow_outside)]

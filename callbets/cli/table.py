@@ -1,117 +1,19 @@
-"""The ``callbets settle`` and ``callbets table …`` commands (doors onto settle and store)."""
+"""``callbets table …``: a door onto the persistent table (players, bets, spins, replays, audit)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ._cliopts import add_json_modes, add_lang_house, answer_lines, json_line, text_argument
-from .announcement import Announcement
-from .errors import AnnouncementError, CallbetsError, InputError
-from .grammar import LANGUAGES
-from .house import DEFAULT_HOUSE, House, find_house
-from .limits import LimitError, check_limits
-from .parse import parse
-from .readback import call_line, readback
-from .settle import Settlement, bets_for, call_results, settle
-from .table import SpinReport, Table, default_path, money
-
-EXIT_OK, EXIT_REFUSED = 0, 1
-
-
-# ---- callbets settle --------------------------------------------------------------
-def settle_json(
-    a: Announcement, number: int, house: House, choice: str | None, last: bool
-) -> dict[str, Any]:
-    """The JSON contract of ``callbets settle`` for one accepted announcement."""
-    bets = bets_for(a, "player")
-    choices = {b.id: choice for b in bets} if choice else {}
-    s = settle(bets, number, house, choices, last)
-    by_id = {o.bet.id: o for o in s.outcomes}
-    results = {c.group: c for c in call_results(s, house)}
-    data = a.to_json()
-    calls: list[dict[str, Any]] = data["calls"]  # type: ignore[assignment]
-    for i, call in enumerate(calls):
-        for j, placement in enumerate(call["placements"]):
-            o = by_id[f"c{i}.p{j}"]
-            placement.update(result=o.result, paid=money(o.paid), returned=money(o.returned))
-            if o.kept:
-                placement["prison"] = o.kept.amount
-        result = results[f"c{i}"]
-        call["returned"] = money(result.returned)
-        if result.to_place:
-            call["to_place"] = [
-                {"bet": p.kind.value, "numbers": list(p.numbers), "amount": amount}
-                for p, amount in result.to_place
-            ]
-    data.update(
-        spin=number,
-        staked=money(s.staked()),
-        returned=money(s.returned()),
-        net=money(s.net()),
-        prison=money(s.in_prison()),
-        payout_order=list(house.payout_order),
-    )
-    return data
-
-
-def _settle_one(text: str, args: argparse.Namespace, house: House) -> dict[str, Any]:
-    """One announcement settled alone, under the house's limits as a table applies them:
-    over a strict maximum it is refused; where the house caps, the warnings say so."""
-    try:
-        a = parse(text, args.lang, house)
-        warnings = check_limits(a, house)
-    except AnnouncementError as err:
-        return {"input": text, "ok": False, "error": err.to_json()}
-    except LimitError as err:
-        return {"input": text, "ok": False, "error": {"kind": "limit", "message": str(err)}}
-    data = settle_json(a, args.spin, house, args.choice, args.last_spin)
-    if warnings:
-        data["warnings"] = warnings
-    return data
-
-
-def _describe_settlement(data: dict[str, Any], names: list[str]) -> str:
-    """The settlement as text; each call named by its readback line (which reads back)."""
-    lines = [f"spin {data['spin']}", *(f"  ! {w}" for w in data.get("warnings", []))]
-    for name, call in zip(names, data["calls"], strict=True):
-        lines.append(f"  {name}: returns {call['returned']}")
-        for p in call["placements"]:
-            if p["result"] != "lost":
-                nums = "/".join(map(str, p["numbers"]))
-                lines.append(
-                    f"    {p['bet']} {nums} {p['result']}: pay {p['paid']}, returns {p['returned']}"
-                )
-        for p in call.get("to_place", []):
-            nums = "/".join(map(str, p["numbers"]))
-            lines.append(f"    to place: {p['bet']} {nums} = {p['amount']}")
-    lines.append(
-        f"staked {data['staked']}, returned {data['returned']}, net {data['net']}"
-        + (f", in prison {data['prison']}" if data["prison"] else "")
-    )
-    return "\n".join(lines)
-
-
-def cmd_settle(args: argparse.Namespace) -> int:
-    """``callbets settle``: one announcement (or a file of them) against one number."""
-    if not 0 <= args.spin <= 36:
-        print(f"callbets settle: {args.spin} is not on the wheel (0 to 36)", file=sys.stderr)
-        return 2
-    house = find_house(args.house)
-    if args.jsonl is not None:
-        return answer_lines(args.jsonl, "settle", lambda t: _settle_one(t, args, house))
-    text = " ".join(args.text)
-    data = _settle_one(text, args, house)
-    if args.json:
-        print(json_line(data))
-    elif data["ok"]:
-        calls = parse(text, args.lang, house).calls
-        print(_describe_settlement(data, [call_line(c, args.lang, house) for c in calls]))
-    else:
-        print(f"refused ({data['error']['kind']}): {data['error']['message']}", file=sys.stderr)
-    return EXIT_OK if data["ok"] else EXIT_REFUSED
+from ..grammar import LANGUAGES
+from ..house import DEFAULT_HOUSE, House
+from ..readback import readback
+from ..settle import Settlement
+from ..table import SpinReport, Table, default_path, money
+from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument
 
 
 # ---- callbets table ---------------------------------------------------------------
@@ -119,12 +21,13 @@ def _table_path(args: argparse.Namespace) -> Path:
     return Path(args.table) if args.table else default_path()
 
 
-READING = frozenset({"show", "audit", "verify"})
+READING = frozenset({"show", "audit", "verify", "backup"})
 """Table actions that only read: the file is opened read-only."""
 
 
 def _open(args: argparse.Namespace) -> Table:
-    return Table.open(_table_path(args), write=args.action not in READING)
+    table = Table.open(_table_path(args), write=args.action not in READING)
+    return table.as_croupier(args.croupier)
 
 
 def describe_spin(report: SpinReport, house: House, out: TextIO) -> None:
@@ -158,7 +61,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     """``callbets table ACTION``: drive a persistent table from the shell."""
     action = args.action
     if action == "open":
-        table = Table.create(_table_path(args), args.house, args.lang)
+        table = Table.create(_table_path(args), args.house, args.lang, args.croupier)
         print(f"table opened at {table.path} ({table.house.name}, {table.lang})")
         return EXIT_OK
     table = _open(args)
@@ -220,6 +123,10 @@ def cmd_table(args: argparse.Namespace) -> int:
             table.export_audit(out)
     elif action == "verify":
         return _verify(table)
+    elif action == "backup":
+        table.backup(Path(args.file))
+        print(f"{table.path} copied to {args.file}; check it with: "
+              f"callbets table --table {args.file} verify")  # fmt: skip
     return EXIT_OK
 
 
@@ -238,25 +145,7 @@ def _verify(table: Table) -> int:
 
 
 def add_commands(sub: Any) -> None:
-    """Register ``settle`` and ``table`` on the top-level parser."""
-    s = sub.add_parser(
-        "settle",
-        help="settle an announcement against a winning number (no table)",
-        description="Settle one announcement against one winning number, without a table.",
-        epilog='example: callbets settle --spin 26 "voisins du zéro à 5"',
-    )
-    s.add_argument("text", nargs="*", metavar="ANNOUNCEMENT", type=text_argument)
-    s.add_argument("--spin", type=int, required=True, metavar="N", help="the winning number")
-    add_lang_house(s)
-    s.add_argument(
-        "--choice",
-        metavar="CHOICE",
-        help="on zero, for simple chances: prison, half or move:<chance>",
-    )
-    s.add_argument("--last-spin", action="store_true", help="the session's last spin")
-    add_json_modes(s)
-    s.set_defaults(run=cmd_settle)
-
+    """Register ``table`` on the top-level parser."""
     t = sub.add_parser(
         "table",
         help="drive a persistent table (players, bets, spins, replays, audit)",
@@ -266,35 +155,48 @@ def add_commands(sub: Any) -> None:
     t.add_argument(
         "--table", metavar="FILE", help=f"table file (default: $CALLBETS_TABLE or {default_path()})"
     )
+    t.add_argument(
+        "--croupier",
+        metavar="NAME",
+        default=os.environ.get("CALLBETS_CROUPIER") or None,
+        help="who is acting, written with the terminal into every audit row "
+        "(default: $CALLBETS_CROUPIER; required by houses with table.require_croupier)",
+    )
     acts = t.add_subparsers(dest="action", required=True, metavar="ACTION")
     o = acts.add_parser("open", help="open a new table with a house and a language")
-    o.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME")
-    o.add_argument("--lang", choices=LANGUAGES, default="fr")
+    o.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME",
+                   help=f"house profile, by name or file (default: {DEFAULT_HOUSE})")  # fmt: skip
+    o.add_argument("--lang", choices=LANGUAGES, default="fr",
+                   help="the table's language (default: fr)")  # fmt: skip
     acts.add_parser("player", help="seat a player (a colour or a name)").add_argument(
-        "name", type=text_argument
+        "name", type=text_argument, help="a colour or a name, up to 40 characters"
     )
     for name, helptext in (
         ("bet", "announce and place a bet"),
         ("announce", "announce, to confirm later"),
     ):
         b = acts.add_parser(name, help=helptext)
-        b.add_argument("player", type=text_argument)
-        b.add_argument("text", nargs="+", metavar="ANNOUNCEMENT", type=text_argument)
+        b.add_argument("player", type=text_argument, help="a player at the table")
+        b.add_argument("text", nargs="+", metavar="ANNOUNCEMENT", type=text_argument,
+                       help="the announcement, in the table's language")  # fmt: skip
         b.add_argument(
             "--id",
             metavar="KEY",
             type=text_argument,
             help="idempotency key: a retry with the same key places nothing twice",
         )
-    acts.add_parser("confirm", help="confirm an announcement").add_argument("id", type=int)
-    acts.add_parser("cancel", help="cancel an announcement").add_argument("id", type=int)
+    for name, helptext in (("confirm", "confirm an announcement"),
+                           ("cancel", "cancel an announcement")):  # fmt: skip
+        acts.add_parser(name, help=helptext).add_argument(
+            "id", type=int, help="the announcement's number (#N, as printed)"
+        )
     acts.add_parser("undo", help="take back the last confirmed announcement")
     acts.add_parser("clear", help="remove a player's bets").add_argument(
-        "player", type=text_argument
+        "player", type=text_argument, help="a player at the table"
     )
     acts.add_parser("close", help="rien ne va plus: close betting")
     sp = acts.add_parser("spin", help="enter the winning number and settle")
-    sp.add_argument("number", type=int)
+    sp.add_argument("number", type=int, help="the winning number, 0 to 36")
     sp.add_argument("--round", type=int, help="the round this spin belongs to (repeat-safe)")
     sp.add_argument(
         "--choice",
@@ -304,14 +206,16 @@ def add_commands(sub: Any) -> None:
         help="on zero: prison, half or move:<chance> for a bet id",
     )
     sp.add_argument("--last", action="store_true", help="the session's last spin")
-    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--json", action="store_true", help="print the settlement as JSON")
     r = acts.add_parser("replay", help="replay a winning called bet")
-    r.add_argument("id", metavar="ANNOUNCEMENT[.CALL]", type=_call_id)
-    r.add_argument("kind", choices=["refaire", "completer", "tout"])
+    r.add_argument("id", metavar="ANNOUNCEMENT[.CALL]", type=_call_id,
+                   help="the announcement's number and which call (12 or 12.1)")  # fmt: skip
+    r.add_argument("kind", choices=["refaire", "completer", "tout"],
+                   help="à refaire, à compléter or pour le tout")  # fmt: skip
     sh = acts.add_parser("show", help="the table's state")
-    sh.add_argument("--json", action="store_true")
+    sh.add_argument("--json", action="store_true", help="print the state as JSON")
     au = acts.add_parser("audit", help="export the audit log as JSON lines")
-    au.add_argument("--output", metavar="FILE")
+    au.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
     acts.add_parser(
         "verify",
         help="check the audit log's hash chain and the books (read-only)",
@@ -319,6 +223,14 @@ def add_commands(sub: Any) -> None:
         "set) and the books: every spin settled once, totals consistent with the bets. "
         "Exit 1 and the first bad row if anything does not verify.",
     )
+    bk = acts.add_parser(
+        "backup",
+        help="copy the live table to a new file, consistent (safe while it is in use)",
+        description="Copy the table with SQLite's online backup. A plain cp of a table in "
+        "use can miss what is still in its write-ahead log (FILE-wal); this copy cannot. "
+        "Check the copy with: callbets table --table FILE verify",
+    )
+    bk.add_argument("file", metavar="FILE", help="the new file (never overwritten)")
     t.set_defaults(run=cmd_table)
 
 
@@ -338,18 +250,3 @@ def _call_id(value: str) -> tuple[int, int]:
     if not aid.isdigit() or not (call.isdigit() or not call):
         raise argparse.ArgumentTypeError(f"'{value}': an announcement number, e.g. 12 or 12.1")
     return int(aid), int(call or 0)
-
-
-def run_guarded(args: argparse.Namespace) -> int:
-    """Run a command, turning callbets errors into one clear line (exit 1; 2 for a bad house)."""
-    try:
-        code: int = args.run(args)
-    except InputError as err:
-        print(f"callbets: {err}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # the reader went away (e.g. piped into head)
-        return 0
-    except (CallbetsError, OSError) as err:
-        print(f"callbets: {err}", file=sys.stderr)
-        return EXIT_REFUSED
-    return code

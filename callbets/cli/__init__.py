@@ -1,0 +1,79 @@
+"""The ``callbets`` command line: one module per command, each a door that parses its
+arguments, calls the rooms and prints.  Exit codes: 0 done, 1 refused, 2 bad input or
+usage, 3 an error callbets did not foresee (said in one line: never a traceback)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from importlib import metadata
+
+from ..errors import HouseError
+from . import console, parse, regress, settle, speech, table, vocabulary
+from .options import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, run_guarded
+
+log = logging.getLogger("callbets")
+
+
+def version() -> str:
+    """The installed version of callbets."""
+    try:
+        return metadata.version("callbets")
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``callbets`` (exposed for documentation and tests)."""
+    top = argparse.ArgumentParser(
+        prog="callbets",
+        description="Turn roulette called bets (French, Italian, English) into chips.",
+        epilog="'callbets COMMAND --help' tells more about each command.",
+    )
+    top.add_argument("--version", action="version", version=f"callbets {version()}")
+    top.add_argument("--log", metavar="FILE", help="append a log of what callbets does to FILE")
+    top.add_argument(
+        "-v", "--verbose", action="store_true", help="log more (and to stderr without --log)"
+    )
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for door in (parse, settle, table, speech, regress, console, vocabulary):
+        door.add_commands(sub)
+    return top
+
+
+def setup_logging(path: str | None, verbose: bool) -> None:
+    """Python's logging for the ``callbets`` loggers: to ``path`` if given (INFO, or DEBUG
+    with ``verbose``), else to stderr with ``verbose`` only (warnings otherwise)."""
+    root = logging.getLogger("callbets")
+    root.setLevel(logging.DEBUG if verbose else logging.INFO if path else logging.WARNING)
+    handler: logging.Handler = (
+        logging.FileHandler(path, encoding="utf-8") if path else logging.StreamHandler()
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``callbets``; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        setup_logging(args.log, args.verbose)
+    except OSError as err:
+        print(f"callbets: cannot write the log: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    log.debug("callbets %s: %s", version(), " ".join(sys.argv[1:] if argv is None else argv))
+    try:
+        return run_guarded(args)
+    except HouseError as err:  # pragma: no cover - run_guarded reports it
+        print(f"callbets: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:
+        log.exception("unexpected error")
+        print(f"callbets: unexpected error ({type(err).__name__}: {err})", file=sys.stderr)
+        return EXIT_INTERNAL

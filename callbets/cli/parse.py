@@ -1,0 +1,77 @@
+"""``callbets parse``: an announcement into calls and chips, or a refusal with the reason."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import AnnouncementError
+from ..house import House, find_house
+from ..parse import parse
+from ..readback import readback
+from ..svg import announcement_svg
+from .options import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    add_json_modes,
+    add_lang_house,
+    answer_lines,
+    json_line,
+    text_argument,
+)
+
+
+def _parse_json(text: str, lang: str, house: House) -> dict[str, object]:
+    try:
+        return parse(text, lang, house).to_json()
+    except AnnouncementError as err:
+        return {"input": text, "ok": False, "error": err.to_json()}
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    """Parse TEXT (or each line of --jsonl) and print the readback or the JSON contract."""
+    house = find_house(args.house)
+    if args.jsonl is not None:
+        if args.text:
+            raise SystemExit("callbets parse: give TEXT or --jsonl, not both")
+        return answer_lines(args.jsonl, "parse", lambda t: _parse_json(t, args.lang, house))
+    text = " ".join(args.text)
+    if not text.strip():
+        raise SystemExit("callbets parse: nothing to parse (give TEXT, or --jsonl FILE)")
+    if args.json:
+        result = _parse_json(text, args.lang, house)
+        print(json_line(result))
+        return EXIT_OK if result["ok"] else EXIT_REFUSED
+    try:
+        announcement = parse(text, args.lang, house)
+    except AnnouncementError as err:
+        print(f"refused ({err.kind}): {err.message}\n{err.caret()}", file=sys.stderr)
+        for reading in getattr(err, "readings", []):
+            print(f"  - {reading}", file=sys.stderr)
+        return EXIT_REFUSED
+    print(readback(announcement, args.lang, house))
+    if args.svg:
+        Path(args.svg).write_text(announcement_svg(announcement, text), encoding="utf-8")
+        print(f"picture written to {args.svg}")
+    return EXIT_OK
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``parse`` on the top-level parser."""
+    p = sub.add_parser(
+        "parse",
+        help="parse an announcement into chip placements",
+        description="Parse an announcement into calls and chips, or refuse it with the reason.",
+        epilog='example: callbets parse --lang fr "voisins du zéro à 5"',
+    )
+    p.add_argument("text", nargs="*", metavar="TEXT", help="the announcement", type=text_argument)
+    add_lang_house(p)
+    add_json_modes(p)
+    p.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="also write a picture of the chips on the layout and the wheel (SVG)",
+    )
+    p.set_defaults(run=cmd_parse)

@@ -1,0 +1,89 @@
+"""A casino's routine: backups of a live table, who did what, versions and logs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from callbets.errors import TableError
+from callbets.table import Table
+
+
+def cb(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "callbets", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_a_backup_of_a_live_table_holds_what_is_still_in_the_write_ahead_log(tmp_path: Path):
+    live = Table.create(tmp_path / "live.sqlite", "venice-french", "fr")
+    live.add_player("rouge")
+    live.bet("rouge", "tiers à 2")  # committed, still in live.sqlite-wal: the file is open
+    assert (tmp_path / "live.sqlite-wal").stat().st_size > 0
+    proc = cb("table", "--table", str(tmp_path / "live.sqlite"), "backup",
+              str(tmp_path / "copy.sqlite"))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    copy = Table.open(tmp_path / "copy.sqlite", write=False)
+    assert copy.state()["staked"] == 12 and copy.verify().chain.ok
+    proc = cb("table", "--table", str(tmp_path / "copy.sqlite"), "verify")
+    assert proc.returncode == 0 and "rows verify" in proc.stdout
+    again = cb("table", "--table", str(tmp_path / "live.sqlite"), "backup",
+               str(tmp_path / "copy.sqlite"))  # fmt: skip
+    assert again.returncode == 1 and "never overwrites" in again.stderr
+    live.close_file()
+
+
+def test_every_audit_row_says_which_croupier_and_terminal(tmp_path: Path):
+    path = str(tmp_path / "t.sqlite")
+    cb("table", "--table", path, "open", env={"CALLBETS_CROUPIER": "Marie"})
+    cb("table", "--table", path, "--croupier", "Luc", "player", "rouge")
+    cb("table", "--table", path, "player", "bleu", env={"CALLBETS_CROUPIER": ""})
+    rows = [json.loads(x) for x in cb("table", "--table", path, "audit").stdout.splitlines()]
+    assert [r["by"].get("croupier") for r in rows] == ["Marie", "Luc", None]
+    assert all(r["by"]["terminal"] for r in rows)
+    assert cb("table", "--table", path, "verify").returncode == 0  # "by" is hashed too
+
+
+def test_a_house_may_require_the_croupier(tmp_path: Path):
+    text = (Path(__file__).parent.parent / "callbets/houses/france.toml").read_text()
+    house = tmp_path / "strict.toml"
+    house.write_text(text + "\n[table]\nrequire_croupier = true\n")
+    path = str(tmp_path / "t.sqlite")
+    refused = cb("table", "--table", path, "open", "--house", str(house),
+                 env={"CALLBETS_CROUPIER": ""})  # fmt: skip
+    assert refused.returncode == 1 and "--croupier NAME" in refused.stderr
+    assert cb("table", "--table", path, "--croupier", "Marie", "open", "--house",
+              str(house)).returncode == 0  # fmt: skip
+    proc = cb("table", "--table", path, "player", "rouge", env={"CALLBETS_CROUPIER": ""})
+    assert proc.returncode == 1 and "asks who the croupier is" in proc.stderr
+    assert cb("table", "--table", path, "show").returncode == 0  # reading needs no name
+    with pytest.raises(TableError, match="printable"):
+        Table.open(Path(path)).as_croupier("\x1b[31m")
+
+
+def test_version_houses_and_help():
+    version = cb("--version")
+    assert version.returncode == 0 and version.stdout.startswith("callbets ")
+    houses = cb("houses").stdout.splitlines()
+    assert [line.split()[1] for line in houses if line.startswith("*")] == ["venice-french"]
+    helped = cb("table", "spin", "--help").stdout
+    assert "the winning number, 0 to 36" in helped
+
+
+def test_log_file_records_what_the_table_did(tmp_path: Path):
+    log = tmp_path / "callbets.log"
+    path = str(tmp_path / "t.sqlite")
+    cb("--log", str(log), "table", "--table", path, "open")
+    cb("--log", str(log), "table", "--table", path, "player", "rouge")
+    text = log.read_text()
+    assert "t.sqlite #1 open" in text and "t.sqlite #2 player" in text
+    assert cb("--log", str(tmp_path / "no" / "such" / "dir.log"), "houses").returncode == 2
