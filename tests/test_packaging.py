@@ -35,6 +35,16 @@ def test_wheel_contains_grammar_and_houses(wheel: Path):
     assert "callbets/speech/engines/en-extra.dict" in names
 
 
+def test_wheel_carries_the_licence_it_declares(wheel: Path):
+    with zipfile.ZipFile(wheel) as zf:
+        (meta,) = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = zf.read(meta).decode()
+        licences = [n for n in zf.namelist() if n.endswith("/LICENSE")]
+        assert licences and "MIT License" in zf.read(licences[0]).decode()
+    assert "License-Expression: MIT" in metadata
+    assert "Classifier: Natural Language :: Italian" in metadata
+
+
 def test_installed_wheel_parses_outside_the_checkout(wheel: Path, tmp_path: Path):
     target = tmp_path / "site"
     subprocess.run(

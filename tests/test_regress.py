@@ -123,3 +123,22 @@ def test_audio_suites_are_well_formed():
     for lang in ("en", "fr", "it"):
         items = load_suite(ROOT / "tests" / "fixtures" / "audio" / f"suite-{lang}.jsonl")
         assert len(items) >= 16 and all(i.audio for i in items)
+
+
+def test_a_stake_mismatch_is_one_line_and_asked_items_are_not_skips(tmp_path: Path):
+    folder = suite(
+        tmp_path,
+        {"id": "stake", "lang": "fr", "text": "tiers à 5", "expect": "tiers x100"},
+        {"id": "asked", "lang": "fr", "text": "voisins 45", "expect": "voisins x5"},
+    )
+    junit = tmp_path / "j.xml"
+    proc = cb("regress", str(folder), "--junit", str(junit))
+    assert "stake [fr] wrong: the same chips at other stakes" in proc.stdout
+    assert "parsed:   tiers x5" in proc.stdout and "missing chip" not in proc.stdout
+    assert "first reading right: 0 of 2 read" in proc.stdout  # "voisins 45" reads x45 first
+    root = ET.parse(junit).getroot()
+    assert root.get("skipped") == "0" and root.find("testcase/skipped") is None
+    asked = next(c for c in root.findall("testcase") if c.get("name") == "asked")
+    props = {p.get("name"): p.get("value") for p in asked.iter("property")}
+    assert props == {"outcome": "asked", "first_reading_right": "false"}
+    assert "voisins x45" in (asked.findtext("system-out") or "")

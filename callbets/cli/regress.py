@@ -26,24 +26,24 @@ from .options import ratio, whole_number
 
 
 def _run(items: list[Item], args: argparse.Namespace) -> list[Result]:
-    progress = sys.stderr.isatty()
-    results: list[Result] = []
+    """Score every item, with a progress bar (rate and time left) on a terminal."""
+    from tqdm import tqdm
+
     engines = [args.engine] * len(items)
     models = [args.model] * len(items)
-    if args.jobs > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            mapped = pool.map(run_item, items, engines, models)
-            for i, r in enumerate(mapped, 1):
-                results.append(r)
-                if progress:
-                    sys.stderr.write(f"\r[{i}/{len(items)}] {r.item.id:30.30}")
-    else:
-        for i, item in enumerate(items, 1):
-            results.append(run_item(item, args.engine, args.model))
-            if progress:
-                sys.stderr.write(f"\r[{i}/{len(items)}] {item.id:30.30}")
-    if progress:
-        sys.stderr.write("\n")
+    bar = tqdm(total=len(items), unit="item", file=sys.stderr, disable=not sys.stderr.isatty(),
+               dynamic_ncols=True, leave=False)  # fmt: skip
+    results: list[Result] = []
+    with bar:
+        if args.jobs > 1:
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                for r in pool.map(run_item, items, engines, models):
+                    results.append(r)
+                    bar.update()
+        else:
+            for item in items:
+                results.append(run_item(item, args.engine, args.model))
+                bar.update()
     return results
 
 
@@ -53,6 +53,9 @@ def _print_summary(data: dict[str, Any]) -> None:
         f"{total['items']} items: {total['exact']} exact, {total['asked']} asked, "
         f"{total['refused']} refused, {total['wrong']} WRONG"
     )
+    first = data["first_reading"]
+    if first["read"]:
+        print(f"  first reading right: {first['right']} of {first['read']} read")
     for group in ("languages", "families"):
         for name, c in data[group].items():
             print(
