@@ -87,3 +87,43 @@ def test_log_file_records_what_the_table_did(tmp_path: Path):
     text = log.read_text()
     assert "t.sqlite #1 open" in text and "t.sqlite #2 player" in text
     assert cb("--log", str(tmp_path / "no" / "such" / "dir.log"), "houses").returncode == 2
+
+
+def test_a_second_console_on_one_table_is_refused_and_a_killed_one_frees_it(tmp_path: Path):
+    import signal
+    import time
+
+    from callbets.console.lock import ConsoleLock
+
+    path = tmp_path / "t.sqlite"
+    Table.create(path, "venice-french", "fr").close_file()
+    held = ConsoleLock(path).acquire()
+    proc = cb("console", "--table", str(path))
+    assert proc.returncode == 1
+    assert "already open in a console (pid" in proc.stderr and "Traceback" not in proc.stderr
+    held.release()
+    child = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from callbets.console.lock import ConsoleLock; "
+         f"lock = ConsoleLock({str(path)!r}).acquire(); print('held', flush=True); "
+         "time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert child.stdout is not None and child.stdout.readline().strip() == "held"
+    with pytest.raises(TableError, match="already open in a console"):
+        ConsoleLock(path).acquire()
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    child.stdout.close()
+    time.sleep(0.1)
+    ConsoleLock(path).acquire().release()  # a killed console leaves nothing locked
+
+
+def test_closing_says_what_happens_to_an_announcement_still_waiting(tmp_path: Path):
+    path = str(tmp_path / "t.sqlite")
+    cb("table", "--table", path, "open")
+    cb("table", "--table", path, "player", "rouge")
+    cb("table", "--table", path, "announce", "rouge", "tiers à 2")
+    proc = cb("table", "--table", path, "close")
+    assert "#1 rouge 'tiers à 2' was waiting for confirmation: cancelled" in proc.stdout
+    assert Table.open(Path(path), write=False).state()["staked"] == 0

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..console.lock import ConsoleLock
 from ..grammar import LANGUAGES
 from ..house import DEFAULT_HOUSE
 from ..table import Table, default_path
@@ -42,14 +43,20 @@ def cmd_console(args: argparse.Namespace) -> int:
     from ..console.app import run
     from ..console.voice import Listener
 
-    table = _table(args)
-    listener = None
-    if speech_installed():
-        listener = Listener(table.lang, table.house, args.engine, args.model)
+    path = Path(args.table) if args.table else default_path()
+    lock = ConsoleLock(path).acquire() if path.parent.is_dir() else None
     try:
-        return run(table, listener)
+        table = _table(args)
+        listener = None
+        if speech_installed():
+            listener = Listener(table.lang, table.house, args.engine, args.model)
+        try:
+            return run(table, listener)
+        finally:
+            table.close_file()
     finally:
-        table.close_file()
+        if lock is not None:
+            lock.release()
 
 
 def add_commands(sub: Any) -> None:

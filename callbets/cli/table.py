@@ -86,8 +86,11 @@ def cmd_table(args: argparse.Namespace) -> int:
     elif action == "clear":
         print(f"{table.clear(args.player)} bets of {args.player} removed")
     elif action == "close":
-        table.close()
+        dropped = table.close()
         print("rien ne va plus")
+        for aid, player, text in dropped:
+            print(f"#{aid} {player} '{text}' was waiting for confirmation: cancelled, "
+                  "nothing of it is on the layout")  # fmt: skip
     elif action == "spin":
         choices = dict(args.choice or [])
         report = table.spin(args.number, args.round, choices, args.last)

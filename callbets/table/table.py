@@ -566,21 +566,23 @@ class Table:
             return cur.rowcount
 
     # ---- the spin -----------------------------------------------------------------
-    def close(self) -> None:
-        """Rien ne va plus: no more bets until the spin is entered.
+    def close(self) -> list[tuple[int, str, str]]:
+        """Rien ne va plus: no more bets until the spin is entered.  Announcements still
+        waiting for confirmation are cancelled (they were never on the layout); returns
+        them as (id, player, text).
 
         :raises TableError: already closed.
         """
         with self._transaction():
             self._need_open()
-            pending = self.db.execute(
-                "SELECT count(*) FROM announcements WHERE status = 'pending'"
-            ).fetchone()[0]
+            dropped = self.pending()
+            pending = len(dropped)
             self.db.execute(
                 "UPDATE announcements SET status = 'cancelled' WHERE status = 'pending'"
             )
             self._set_meta("state", "closed")
             self._audit("close", round=self.round, pending_dropped=pending)
+        return dropped
 
     def open_bets(self) -> list[Bet]:
         """The bets on the layout now (prison included)."""
