@@ -12,7 +12,14 @@ from typing import Any
 from ._resources import language_words
 from .normalize import fold
 
-__all__ = ["confirmation", "confirmation_phrases", "phrase", "zero_choice"]
+__all__ = [
+    "confirmation",
+    "confirmation_phrases",
+    "phrase",
+    "pick_phrases",
+    "reading_choice",
+    "zero_choice",
+]
 
 
 def _dialogue(lang: str) -> dict[str, Any]:
@@ -45,6 +52,27 @@ def zero_choice(text: str, lang: str) -> str | None:
     return _match(text, lang, ("prison", "half"))
 
 
+def reading_choice(text: str, lang: str, count: int) -> int | None:
+    """Which of ``count`` readings the croupier picked (1-based), by its number or an
+    ordinal of the language ("le premier", "il secondo", "the third"), else None.
+
+    >>> reading_choice("2", "fr", 3), reading_choice("Il primo", "it", 2)
+    (2, 1)
+    >>> reading_choice("the third", "en", 2), reading_choice("17", "en", 3)
+    (None, None)
+    """
+    said = _said(text)
+    if said.isdigit():
+        n = int(said)
+    else:
+        ordinals = _dialogue(lang).get("pick", [])
+        n = next(
+            (i for i, names in enumerate(ordinals, 1) if any(said == _said(x) for x in names)),
+            0,
+        )
+    return n if 1 <= n <= count else None
+
+
 def phrase(kind: str, lang: str) -> str:
     """The first phrase of a kind (``confirm``, ``half`` …), to show to the croupier."""
     first: str = _dialogue(lang)[kind][0]
@@ -55,3 +83,8 @@ def confirmation_phrases(lang: str) -> list[str]:
     """The confirm and cancel phrases of a language (for recogniser grammars)."""
     words = _dialogue(lang)
     return [*words["confirm"], *words["cancel"]]
+
+
+def pick_phrases(lang: str) -> list[str]:
+    """The phrases that pick one of several readings ("le premier"), for recognisers."""
+    return [p for names in _dialogue(lang).get("pick", []) for p in names]

@@ -524,3 +524,29 @@ def test_f6_puts_the_next_legal_reading_in_the_line(tmp_path: Path) -> None:
         pipe.send_text(ENTER)
         _wait_for(out, "✓ red: 17 and 2 neighbours, 5 pieces at 5 = 25 placed")
     assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 25
+
+
+@pytest.mark.parametrize(
+    ("lang", "ambiguous", "pick", "placed"),
+    [("fr", "voisins 45", "le deuxième", 45), ("fr", "voisins 45", "1", 405),
+     ("it", "vicini dello zero 45", "il secondo", 45),
+     ("en", "voisins 45", "the second", 45), ("en", "voisins 45", "first", 405)],
+)  # fmt: skip
+def test_a_reading_is_picked_by_its_number_or_an_ordinal(
+    tmp_path: Path, lang: str, ambiguous: str, pick: str, placed: int
+) -> None:
+    s = Session(Table.create(tmp_path / f"{lang}.sqlite", "venice-french", lang))
+    say(s, "/seat rouge")
+    shown = say(s, f"rouge: {ambiguous}")
+    assert "1. voisins x45" in shown and "2. voisins x5" in shown
+    assert "3." not in shown  # only readings that are bets are offered
+    say(s, pick)
+    say(s, "")
+    assert s.table.state()["staked"] == placed
+    assert s.table.verify().ok  # a picked reading is in the books like any announcement
+
+
+def test_a_pick_is_only_for_the_line_right_after_the_readings(session: Session) -> None:
+    say(session, "rouge: voisins 45")
+    say(session, "/table")  # any other line drops the readings
+    assert "2" in say(session, "2") and session.pending is None

@@ -38,12 +38,16 @@ class Terminal:
         )
         return run.stdout
 
-    def start(self, table: Path) -> None:
+    def start(self, table: Path, width: int = 110, height: int = 45) -> None:
         command = f"exec {shlex.quote(sys.executable)} -m callbets console --table {table}"
-        self.tmux("new-session", "-d", "-s", "t", "-x", "110", "-y", "45", command)
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), command)
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+
+    def visible(self) -> str:
+        """What the screen shows now (no scrollback)."""
+        return self.tmux("capture-pane", "-p", "-t", "t")
 
     def wait_for(self, text: str, timeout: float = 20.0) -> str:
         deadline = time.monotonic() + timeout
@@ -64,7 +68,7 @@ class Terminal:
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    term = Terminal(f"callbets-test-{os.getpid()}")
+    term = Terminal(f"callbets-test-{os.getpid()}-{tmp_path.name}")  # a server per test
     yield term
     subprocess.run([str(TMUX), "-L", term.socket, "kill-server"], capture_output=True, check=False)
 
@@ -122,3 +126,24 @@ def test_escape_sequences_and_garbage_typed_leave_the_console_running(
     assert "Traceback" not in screen and "erreur imprévue" not in screen
     terminal.type("")
     terminal.wait_for("✓ rouge : rouge, 1 pièce à 5 = 5 posé")
+
+
+def test_a_long_readback_keeps_its_start_and_the_question_on_an_80x24_screen(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    terminal.start(tmp_path / "table.sqlite", 80, 24)
+    terminal.wait_for("/help pour l'aide")
+    terminal.type("/seat rouge")
+    terminal.wait_for("assis : rouge")
+    terminal.type("rouge: voisins, tiers et orphelins à 5")
+    terminal.wait_for("Entrée pour confirmer")
+    time.sleep(0.3)
+    shown = terminal.visible()
+    assert len(shown.rstrip("\n").splitlines()) <= 24
+    for text in ("rouge:", "voisins du zéro, 9 pièces à 5 = 45", "tiers du cylindre",
+                 "orphelins", "/chips", "Entrée pour confirmer"):  # fmt: skip
+        assert text in shown, f"{text!r} scrolled away:\n{shown}"
+    terminal.type("/chips")
+    terminal.wait_for("carré 25/26/28/29")
+    terminal.type("")
+    terminal.wait_for("posé")

@@ -243,6 +243,7 @@ def run(table: Table, listener: Listener | None = None) -> int:
             except EOFError:
                 break
             try:
+                session.rows = prompt.output.get_size().rows
                 show(session.cancel() if text == ESCAPE else session.handle(text))
             except Exception:
                 log = session.log_unexpected(text)

@@ -67,13 +67,34 @@ def picture(positions: Iterable[Position]) -> Fragments:
 
 
 # ---- announcements -------------------------------------------------------------------
-def announcement(player: str, a: Announcement, lang: str, house: House) -> Fragments:
-    """The readback of an announcement, every chip, and where the chips go."""
-    out: Fragments = line(f"{player}:", "class:player")
+def height(fragments: Fragments) -> int:
+    """How many lines the fragments take on the screen."""
+    return sum(text.count("\n") for _, text in fragments)
+
+
+def announcement(
+    player: str, a: Announcement, lang: str, house: House, rows: int | None = None
+) -> Fragments:
+    """The readback of an announcement, every chip, and where the chips go.
+
+    With ``rows`` (the lines the screen has for it), what does not fit is folded so that
+    the start of the readback never scrolls away before Enter: first the picture goes,
+    then the chips (the calls and their totals stay; ``/chips`` shows them all)."""
+    head: Fragments = line(f"{player}:", "class:player")
+    every: Fragments = []
+    calls: Fragments = []
     for text in readback(a, lang, house).splitlines():
-        style = "class:chip" if text.startswith(" ") else "class:call"
-        out += line(f"  {text}", style)
-    return out + picture(p.position for c in a.calls for p in c.placements)
+        chip = text.startswith(" ")
+        every += line(f"  {text}", "class:chip" if chip else "class:call")
+        calls += [] if chip else line(f"  {text}", "class:call")
+    drawing = picture(p.position for c in a.calls for p in c.placements)
+    full = head + every
+    if rows is None or height(full) + height(drawing) <= rows:
+        return full + drawing
+    if height(full) <= rows:
+        return full
+    folded = say(lang, "chips_folded", count=height(every) - height(calls))
+    return head + calls + line(f"  {folded}", "class:dim")
 
 
 def placed_call(c: PlacedCall, lang: str, house: House) -> str:

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..announcement import Announcement
-from ..dialogue import confirmation
+from ..announcement import Announcement, parse_notation
+from ..dialogue import confirmation, reading_choice
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..grammar import language
 from ..limits import check_limits
@@ -57,6 +57,15 @@ class Pending:
     text: str
 
 
+@dataclass(frozen=True)
+class Choices:
+    """The readings the croupier may pick from, for the announcement that had them."""
+
+    player: str
+    text: str
+    readings: list[str]
+
+
 class Session:
     """The console's state over one table, and the meaning of each line."""
 
@@ -66,6 +75,11 @@ class Session:
         self.player: str | None = None
         """The selected player (lines without ``NAME:`` are theirs)."""
         self.pending: Pending | None = None
+        self.rows: int | None = None
+        """Lines of the terminal (set by the terminal): a readback that would not fit
+        above the question is folded (:func:`.report.announcement`)."""
+        self.choices: Choices | None = None
+        """The readings of the last ambiguous announcement, until the next line."""
         self.zero: ZeroCall | None = None
         """The players' choices while a zero waits to be settled."""
         self.done = False
@@ -147,6 +161,7 @@ class Session:
         return str(path)
 
     def _handle(self, text: str) -> Fragments:
+        choices, self.choices = self.choices, None  # readings are picked on the next line
         if text.startswith("/"):
             return self._command(text[1:])
         if self.pending is not None:
@@ -161,6 +176,9 @@ class Session:
         if not text:
             return []
         player, rest = self._split_player(text)
+        picked = reading_choice(rest, self.lang, len(choices.readings)) if choices else None
+        if choices is not None and picked is not None:
+            return self._pick(choices, picked)
         if player is not None and not rest:
             self.player = player
             return line(say(self.lang, "selected", player=player), "class:dim")
@@ -234,16 +252,42 @@ class Session:
             if err.column is not None:
                 err.column += offset
             err.text = typed
+            if isinstance(err, AmbiguousError):
+                err.readings = self._bets_among(err.readings)
+                if err.readings:
+                    self.choices = Choices(player, text, err.readings)
             raise
         self.pending = Pending(aid, player, text)
         readback = self._readback(player, announcement)
         return readback + line(say(self.lang, "enter_or_esc"), "class:dim")
 
-    def _readback(self, player: str, a: Announcement) -> Fragments:
-        out = report.announcement(player, a, self.lang, self.table.house)
-        for warning in check_limits(a, self.table.house):
-            out += line(f"! {warning}", "class:warn")
+    def _bets_among(self, readings: list[str]) -> list[str]:
+        """The readings that are bets at this table (never offer one that is not)."""
+        out = []
+        for reading in readings:
+            try:
+                parse_notation(reading, self.table.house)
+            except (AnnouncementError, ValueError):
+                continue
+            out.append(reading)
         return out
+
+    def _pick(self, choices: Choices, which: int) -> Fragments:
+        """The croupier picked reading ``which``: read it back, waiting for Enter."""
+        aid, a = self.table.announce_reading(
+            choices.player, choices.readings[which - 1], choices.text
+        )
+        self.pending = Pending(aid, choices.player, choices.text)
+        self.player = choices.player
+        return self._readback(choices.player, a) + line(say(self.lang, "enter_or_esc"), "class:dim")
+
+    def _readback(self, player: str, a: Announcement, fold: bool = True) -> Fragments:
+        warnings: Fragments = []
+        for warning in check_limits(a, self.table.house, self.table.on_layout()):
+            warnings += line(f"! {warning}", "class:warn")
+        # below the readback: the warnings, the question, the prompt and the status bar
+        rows = self.rows - 3 - report.height(warnings) if fold and self.rows else None
+        return report.announcement(player, a, self.lang, self.table.house, rows) + warnings
 
     def _refused(self, err: AnnouncementError) -> Fragments:
         out = error(say(self.lang, "refused", kind=err.kind, message=err.message))
@@ -253,6 +297,8 @@ class Session:
         if isinstance(err, AmbiguousError):
             for i, reading in enumerate(err.readings, 1):
                 out += line(f"  {i}. {reading}", "class:dim")
+            if self.choices is not None:
+                out += line(f"  {say(self.lang, 'pick_reading')}", "class:dim")
         return out
 
     def confirm(self) -> Fragments:
@@ -347,6 +393,11 @@ class Session:
             return line(say(self.lang, "cleared", player=player, count=count), "class:ok")
         if name == "table":
             return self._whole_table()
+        if name == "chips":
+            if self.pending is None:
+                return error(say(self.lang, "no_pending"))
+            player, a = t.announcement(self.pending.aid)
+            return self._readback(player, a, fold=False)
         if name == "svg":
             return self._svg(args)
         if name == "voice":

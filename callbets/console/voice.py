@@ -111,7 +111,7 @@ class Listener:
 
     def hear(self, hearing: object) -> Heard:
         """What a recogniser's result means at the table."""
-        from ..dialogue import confirmation
+        from ..dialogue import confirmation, reading_choice
         from ..speech.decide import decide
         from ..speech.engines import Hearing
         from ..talk import table_talk
@@ -123,6 +123,8 @@ class Listener:
             return Heard(answer, said, "a dialogue phrase")
         if table_talk(said, self.lang) is not None:  # never acted on unasked
             return Heard("ask", said, "table talk: Enter to do it")
+        if reading_choice(said, self.lang, 9) is not None and not said.strip().isdigit():
+            return Heard("ask", said, "a reading picked: Enter to take it")
         decision = decide(hearing, self.lang, self.house)
         choices = tuple(c.notation() for c in decision.choices)
         texts = tuple(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..dialogue import confirmation_phrases
+from ..dialogue import confirmation_phrases, pick_phrases
 from ..grammar import language
 from ..normalize import fold
 from .sentences import AMOUNTS, phrases, said_numbers, sentences
@@ -22,11 +22,12 @@ TALK = ("CLOSE", "REFAIRE", "COMPLETER", "TOUT", "CHATTER")
 
 
 def table_talk(lang: str) -> list[str]:
-    """Confirm and cancel phrases and the table talk the console acts on ("no more bets",
-    the replays), each a sentence of its own."""
+    """Confirm and cancel phrases, the table talk the console acts on ("no more bets",
+    the replays) and the phrases that pick a reading, each a sentence of its own."""
     have = phrases(lang)
     talk = [p for name in TALK for p in have.get(name, ())]
-    return [fold(p) for p in confirmation_phrases(lang)] + talk
+    picks = [fold(p) for p in pick_phrases(lang)]  # "le premier": one of several readings
+    return [fold(p) for p in confirmation_phrases(lang)] + talk + picks
 
 
 def single_phrases(lang: str) -> list[str]:

@@ -138,6 +138,8 @@ class SpinReport:
 
 T = TypeVar("T")
 
+NOTATION_ORIGINS = frozenset({"replay", "reading"})
+"""Announcements recorded as notation: replays, and readings picked among several."""
 MAX_NAME = 40
 """The longest player name (a colour, a seat, a name)."""
 
@@ -479,8 +481,8 @@ class Table:
             if self._status(aid) == "confirmed":
                 return self.announcement(aid)[1]
             self._need_open()
-            player, text, lang = self._pending(aid)
-            announcement = parse(text, lang, self.house)
+            player, _, _ = self._pending(aid)
+            announcement = self._read_stored(aid)
             # the layout may have changed since it was announced (another player, a replay)
             check_limits(announcement, self.house, self.on_layout())
             self.db.execute("UPDATE announcements SET status = 'confirmed' WHERE id = ?", (aid,))
@@ -510,6 +512,39 @@ class Table:
         if row is None:
             raise TableError(f"no announcement {aid} waiting for confirmation")
         return str(row[0]), str(row[1]), str(row[2])
+
+    def _read_stored(self, aid: int) -> Announcement:
+        """An announcement as recorded: its text in its language, or its notation for a
+        replay or a reading picked among several (``origin`` says which)."""
+        row = self.db.execute(
+            "SELECT text, lang, origin FROM announcements WHERE id = ?", (aid,)
+        ).fetchone()
+        text, lang, origin = row
+        if origin and str(origin).split(":")[0] in NOTATION_ORIGINS:
+            return parse_notation(str(text), self.house)
+        return parse(str(text), str(lang), self.house)
+
+    def announce_reading(self, player: str, notation: str, said: str) -> tuple[int, Announcement]:
+        """Record one of the readings of an ambiguous announcement, picked by the croupier,
+        waiting for confirmation as :meth:`announce` does (the words said are kept).
+
+        :raises TableError, AnnouncementError, LimitError: as :meth:`announce`.
+        """
+        announcement = parse_notation(notation, self.house)
+        warnings = check_limits(announcement, self.house, self.on_layout())
+        with self._transaction():
+            self._need_open()
+            self._need_player(player)
+            aid = self._insert_announcement(
+                player, announcement.notation(), None, announcement, "pending",
+                origin=f"reading:{said[:200]}",
+            )  # fmt: skip
+            self._audit(
+                "announce", announcement=aid, player=player, text=said,
+                notation=announcement.notation(), total=announcement.total,
+                warnings=warnings, picked=True,
+            )  # fmt: skip
+        return aid, announcement
 
     def bet(
         self, player: str, text: str, lang: str | None = None, key: str | None = None
@@ -746,10 +781,7 @@ class Table:
         ).fetchone()
         if row is None:
             raise TableError(f"no announcement {aid}")
-        player, text, lang, origin = row
-        if origin and origin.startswith("replay:"):  # stored as notation
-            return str(player), parse_notation(text, self.house)
-        return str(player), parse(text, lang, self.house)
+        return str(row[0]), self._read_stored(aid)
 
     def pending(self) -> list[tuple[int, str, str]]:
         """Announcements waiting for confirmation: (id, player, text), oldest first."""
