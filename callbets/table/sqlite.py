@@ -106,6 +106,20 @@ def db_error(path: Path, err: sqlite3.Error) -> TableError:
     return TableError(f"{path}: {text}")
 
 
+def new_private_file(path: Path, exists: str) -> None:
+    """Make an empty file readable and writable by its owner only; never an existing one.
+
+    :raises TableError: ``exists`` when the file is there, or why it cannot be made.
+    """
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        raise TableError(exists) from None
+    except OSError as err:
+        raise TableError(f"cannot create {path}: {err.strerror}") from None
+    os.close(fd)
+
+
 def create_db(path: Path) -> sqlite3.Connection:
     """A new, empty table file (schema only), owner-only, in an existing folder.
 
@@ -113,13 +127,7 @@ def create_db(path: Path) -> sqlite3.Connection:
     """
     if not path.parent.is_dir():
         raise TableError(f"no folder {path.parent}: create it first")
-    try:
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    except FileExistsError:
-        raise TableError(f"{path} already exists: open it, or choose another file") from None
-    except OSError as err:
-        raise TableError(f"cannot create {path}: {err.strerror}") from None
-    os.close(fd)
+    new_private_file(path, f"{path} already exists: open it, or choose another file")
     try:
         db = _writable(path)
         db.executescript(SCHEMA)

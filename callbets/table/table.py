@@ -40,7 +40,7 @@ from ..replay import Replay, replay
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
 from .books import Verification, verify
 from .chain import GENESIS, audit_key, row_hash
-from .sqlite import FORMAT, create_db, db_error, open_db
+from .sqlite import FORMAT, create_db, db_error, new_private_file, open_db
 
 
 def default_path() -> Path:
@@ -277,13 +277,7 @@ class Table:
 
         :raises TableError: the target exists or cannot be written.
         """
-        try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            raise TableError(f"{target} exists: a backup never overwrites a file") from None
-        except OSError as err:
-            raise TableError(f"cannot write {target}: {err.strerror}") from None
-        os.close(fd)
+        new_private_file(target, f"{target} exists: a backup never overwrites a file")
         copy = sqlite3.connect(target)
         try:
             self.db.backup(copy)
