@@ -172,7 +172,7 @@ def say(session: Session, text: str) -> str:
 def test_lines_need_a_player_known_to_the_table(table_file: Path) -> None:
     s = Session(Table.open(table_file))
     assert "pour qui ?" in say(s, "tiers à 1")
-    assert "'vert' n'est pas à la table (l'asseoir : /seat vert)" in say(s, "vert: tiers")
+    assert "'vert' n'est pas à la table (l'asseoir : /asseoir vert)" in say(s, "vert: tiers")
 
 
 def test_selecting_a_player_then_typing(session: Session) -> None:
@@ -550,3 +550,15 @@ def test_a_pick_is_only_for_the_line_right_after_the_readings(session: Session) 
     say(session, "rouge: voisins 45")
     say(session, "/table")  # any other line drops the readings
     assert "2" in say(session, "2") and session.pending is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "seat", "table"), [("fr", "/asseoir", "/tableau"), ("it", "/sedere", "/tavolo")]
+)
+def test_commands_in_the_tables_own_words(tmp_path: Path, lang: str, seat: str, table: str):
+    s = Session(Table.create(tmp_path / f"{lang}.sqlite", "venice-french", lang))
+    say(s, f"{seat} rouge")
+    assert s.table.players() == ["rouge"]
+    assert say(s, table) == say(s, "/table")  # the English names work at every table
+    completer = PhraseCompleter(lang, s.table.players)
+    assert seat in _complete(completer, seat[:4])

@@ -76,7 +76,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path: Path) -> None:
     table = tmp_path / "table.sqlite"
     terminal.start(table)
-    terminal.wait_for("/help pour l'aide")
+    terminal.wait_for("/aide pour l'aide")
     terminal.type("/seat rouge")
     terminal.wait_for("assis : rouge")
     terminal.type("rouge: voisins du zéro à 5")
@@ -98,7 +98,7 @@ def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path
         time.sleep(0.1)
 
     terminal.start(table)
-    terminal.wait_for("/help pour l'aide")
+    terminal.wait_for("/aide pour l'aide")
     terminal.type("/table")
     terminal.wait_for("rouge: carré 25/26/28/29 = 10 (voisins)")
     terminal.type("rien ne va plus")
@@ -115,7 +115,7 @@ def test_escape_sequences_and_garbage_typed_leave_the_console_running(
 ) -> None:
     table = tmp_path / "table.sqlite"
     terminal.start(table)
-    terminal.wait_for("/help pour l'aide")
+    terminal.wait_for("/aide pour l'aide")
     terminal.type("/seat rouge")
     terminal.wait_for("assis : rouge")
     for text in ("\x1b[31mrouge: noir à 5", "\x1b]0;pwned\x07", "rouge: " + "vingt " * 100,
@@ -132,7 +132,7 @@ def test_a_long_readback_keeps_its_start_and_the_question_on_an_80x24_screen(
     terminal: Terminal, tmp_path: Path
 ) -> None:
     terminal.start(tmp_path / "table.sqlite", 80, 24)
-    terminal.wait_for("/help pour l'aide")
+    terminal.wait_for("/aide pour l'aide")
     terminal.type("/seat rouge")
     terminal.wait_for("assis : rouge")
     terminal.type("rouge: voisins, tiers et orphelins à 5")

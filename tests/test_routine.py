@@ -127,3 +127,21 @@ def test_closing_says_what_happens_to_an_announcement_still_waiting(tmp_path: Pa
     proc = cb("table", "--table", path, "close")
     assert "#1 rouge 'tiers à 2' was waiting for confirmation: cancelled" in proc.stdout
     assert Table.open(Path(path), write=False).state()["staked"] == 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "bet", "choice", "kind"),
+    [("fr", "rouge à 10", "move:noir", "black"), ("it", "rosso da 10", "move:nero", "black"),
+     ("en", "red by 10", "move:black", "black"), ("fr", "rouge à 10", "en prison", "red")],
+)  # fmt: skip
+def test_zero_choices_in_the_tables_own_words(tmp_path: Path, lang, bet, choice, kind):
+    path = str(tmp_path / "t.sqlite")
+    cb("table", "--table", path, "open", "--lang", lang)
+    cb("table", "--table", path, "player", "p")
+    cb("table", "--table", path, "bet", "p", bet)
+    cb("table", "--table", path, "close")
+    bet_id = Table.open(Path(path), write=False).open_bets()[0].id
+    proc = cb("table", "--table", path, "spin", "0", "--choice", f"{bet_id}={choice}")
+    assert proc.returncode == 0, proc.stderr
+    (kept,) = Table.open(Path(path), write=False).open_bets()
+    assert kept.position.kind.value == kind and kept.prison == 1

@@ -11,7 +11,7 @@ from typing import Any, BinaryIO
 
 from ..errors import CallbetsError, InputError
 from ..grammar import LANGUAGES
-from ..house import DEFAULT_HOUSE
+from ..house import DEFAULT_HOUSE, House
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 """Exit codes of every command: done, refused, bad input or usage, unforeseen error."""
@@ -181,3 +181,20 @@ def run_guarded(args: argparse.Namespace) -> int:
         print(f"callbets: {err}", file=sys.stderr)
         return EXIT_REFUSED
     return code
+
+
+def zero_choice_in(choice: str, lang: str, house: House) -> str:
+    """A zero choice as the settlement reads it (``prison``, ``half``, ``move:black``),
+    from the table's own words too: ``à partager``, ``in prigione``, ``move:noir``."""
+    from ..dialogue import zero_choice
+    from ..parse import parse
+
+    kind, colon, target = choice.partition(":")
+    if colon and kind.strip() in ("move", "moved"):
+        try:
+            calls = parse(target, lang, house).calls
+        except CallbetsError:
+            return choice  # the settlement refuses it with the reason
+        positions = [p.position for c in calls for p in c.placements]
+        return f"move:{positions[0].kind.value}" if len(positions) == 1 else choice
+    return zero_choice(choice, lang) or choice

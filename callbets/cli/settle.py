@@ -22,6 +22,7 @@ from .options import (
     answer_lines,
     json_line,
     text_argument,
+    zero_choice_in,
 )
 
 
@@ -70,7 +71,8 @@ def _settle_one(text: str, args: argparse.Namespace, house: House) -> dict[str, 
         return {"input": text, "ok": False, "error": err.to_json()}
     except LimitError as err:
         return {"input": text, "ok": False, "error": {"kind": "limit", "message": str(err)}}
-    data = settle_json(a, args.spin, house, args.choice, args.last_spin)
+    choice = zero_choice_in(args.choice, args.lang, house) if args.choice else None
+    data = settle_json(a, args.spin, house, choice, args.last_spin)
     if warnings:
         data["warnings"] = warnings
     return data

@@ -13,7 +13,7 @@ from ..house import DEFAULT_HOUSE, House
 from ..readback import readback
 from ..settle import Settlement
 from ..table import SpinReport, Table, default_path, money
-from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument
+from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument, zero_choice_in
 
 
 # ---- callbets table ---------------------------------------------------------------
@@ -92,7 +92,7 @@ def cmd_table(args: argparse.Namespace) -> int:
             print(f"#{aid} {player} '{text}' was waiting for confirmation: cancelled, "
                   "nothing of it is on the layout")  # fmt: skip
     elif action == "spin":
-        choices = dict(args.choice or [])
+        choices = {bet: zero_choice_in(c, table.lang, table.house) for bet, c in args.choice or []}
         report = table.spin(args.number, args.round, choices, args.last)
         if args.json:
             print(json_line(report.to_json()))

@@ -31,7 +31,7 @@ from ..table import Table
 from .report import Fragments, error, line
 from .session import Session
 from .voice import Heard, Listener
-from .words import say
+from .words import command_words, say
 
 STYLE = Style.from_dict(
     {
@@ -52,7 +52,6 @@ STYLE = Style.from_dict(
 )
 ESCAPE = "\x1b"
 """What the prompt returns when Esc drops the announcement read back."""
-COMMANDS = ("/seat", "/undo", "/clear", "/table", "/svg", "/voice", "/help", "/quit")
 
 
 class PhraseCompleter(Completer):
@@ -66,6 +65,7 @@ class PhraseCompleter(Completer):
             if any(w.isalpha() for w in words) and name not in lexicon.ignored
         )
         self.players = players
+        self.commands = [f"/{name}" for name in command_words(lang)]
 
     def get_completions(
         self, document: Document, complete_event: CompleteEvent
@@ -75,7 +75,7 @@ class PhraseCompleter(Completer):
         if not before.strip():
             return
         if before.lstrip().startswith("/") and " " not in before.strip():
-            yield from self._from(before.strip(), COMMANDS)
+            yield from self._from(before.strip(), self.commands)
             return
         if ":" not in before and " " not in before.strip():
             yield from self._from(before.strip(), [f"{p}:" for p in self.players()])

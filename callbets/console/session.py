@@ -44,7 +44,7 @@ from ..table import SpinReport, Table
 from ..talk import CLOSE, table_talk
 from . import report
 from .report import Fragments, error, line
-from .words import say
+from .words import command, say
 from .zero import ZeroCall, offers_choice
 
 
@@ -373,6 +373,7 @@ class Session:
             name, *args = shlex.split(text) or [""]
         except ValueError as err:
             return error(say(self.lang, "bad_command", error=err))
+        name = command(name, self.lang)
         t = self.table
         if name in ("seat", "player", "players"):
             if not args:
