@@ -50,9 +50,21 @@ class AnnouncementError(CallbetsError, ValueError):
             return self.text
         return f"{self.text}\n{' ' * self.column}^"
 
-    def to_json(self) -> dict[str, object]:
-        """The ``error`` object of the JSON contract."""
-        return {"kind": self.kind, "message": self.message, "column": self.column}
+    def to_json(self, lang: str | None = None) -> dict[str, object]:
+        """The ``error`` object of the JSON contract: the language-neutral ``kind``, the
+        message (in ``lang`` where it has been translated), the column, and the
+        message's ``key`` when it has one (``grammar/messages.toml``)."""
+        from .messages import message_in
+
+        out: dict[str, object] = {
+            "kind": self.kind,
+            "message": message_in(self.message, lang) if lang else str(self.message),
+            "column": self.column,
+        }
+        key = getattr(self.message, "key", None)
+        if key:
+            out["key"] = key
+        return out
 
 
 class UnrecognizedError(AnnouncementError):
@@ -85,8 +97,8 @@ class AmbiguousError(AnnouncementError):
         self.readings = readings
         """Each possible reading, in canonical notation."""
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, lang: str | None = None) -> dict[str, object]:
         """The ``error`` object of the JSON contract, with the readings."""
-        out = super().to_json()
+        out = super().to_json(lang)
         out["readings"] = self.readings
         return out

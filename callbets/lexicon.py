@@ -34,6 +34,7 @@ from typing import Any
 from lark import Lark
 
 from .errors import UnrecognizedError
+from .messages import said
 from .normalize import Word
 
 # The regex parser of the standard library (``sre_parse`` before 3.11), to list the
@@ -276,7 +277,7 @@ class Lexicon:
         parts = self.glued_numbers(word.text)
         if parts is None:
             raise UnrecognizedError(
-                f"unknown word '{text[word.start : word.end]}'", text, word.start
+                said("unknown_word", word=text[word.start : word.end]), text, word.start
             )
         for part in parts:
             name = self.phrases[(part,)]

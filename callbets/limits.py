@@ -17,6 +17,7 @@ from .announcement import Announcement
 from .errors import CallbetsError
 from .house import House
 from .layout import INSIDE, Position
+from .messages import said
 
 
 class LimitError(CallbetsError, ValueError):
@@ -51,10 +52,6 @@ def room(position: Position, house: House, already: Fraction | int = 0) -> Fract
     return max(Fraction(0), bounds[1] - Fraction(already))
 
 
-def _money(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
-
-
 def check_limits(announcement: Announcement, house: House, on_layout: OnLayout = ()) -> list[str]:
     """Refuse what the table's limits forbid; return warnings for what they tolerate.
 
@@ -76,7 +73,9 @@ def check_limits(announcement: Announcement, house: House, on_layout: OnLayout =
                     "on a simple chance, column or dozen"
                 )
             if bounds is not None and p.amount < bounds[0]:
-                raise LimitError(f"{p.position} at {p.amount}: the table minimum is {bounds[0]}")
+                raise LimitError(
+                    said("below_minimum", position=p.position, amount=p.amount, low=bounds[0])
+                )
     if 0 < inside_pieces < limits.min_inside_pieces:
         raise LimitError(
             f"{inside_pieces} pieces on numbers: at least {limits.min_inside_pieces} "
@@ -88,7 +87,7 @@ def check_limits(announcement: Announcement, house: House, on_layout: OnLayout =
 def _check_maxima(
     announcement: Announcement, house: House, before: dict[Position, Fraction]
 ) -> list[str]:
-    warnings = []
+    warnings: list[str] = []
     mine = totals((p.position, p.amount) for c in announcement.calls for p in c.placements)
     for position, amount in mine.items():
         bounds = house.limits.for_kind(position.kind.value)
@@ -96,14 +95,10 @@ def _check_maxima(
         if bounds is None or there + amount <= bounds[1]:
             continue
         high = bounds[1]
-        said = f"{position} at {_money(amount)}"
-        if there:
-            said += f" with {_money(there)} already on it"
+        fields = {"position": position, "amount": amount, "high": high, "there": there}
         if house.limits.over_max == "refuse":
-            raise LimitError(f"{said}: the table maximum on one position is {high}")
+            raise LimitError(said("over_maximum_with" if there else "over_maximum", **fields))
         plays = max(Fraction(0), high - there)
-        warnings.append(
-            f"{said} is over the maximum of {high}: only {_money(plays)} of it plays, "
-            f"{_money(amount - plays)} will be handed back"
-        )
+        key = "capped_with" if there else "capped"
+        warnings.append(said(key, plays=plays, back=amount - plays, **fields))
     return warnings

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .errors import StakeError, UnrecognizedError
+from .messages import said
 
 MAX_DIGITS = 7
 """Digits in one number: no stake or position needs more (:data:`callbets.tokens.MAX_AMOUNT`)."""
@@ -104,9 +105,7 @@ def _check_hyphen(folded: str, at: int, text: str, origin: list[int]) -> None:
     before = at > 0 and folded[at - 1].isalpha()
     after = at + 1 < len(folded) and folded[at + 1].isalpha()
     if before != after:
-        raise UnrecognizedError(
-            "a word cut off at a hyphen: say the whole number or word", text, origin[at]
-        )
+        raise UnrecognizedError(said("word_cut_off"), text, origin[at])
 
 
 def words(text: str) -> list[Word]:

@@ -22,6 +22,7 @@ from .announcement import PlacedCall
 from .errors import CallbetsError
 from .house import House
 from .limits import OnLayout, room, totals
+from .messages import said
 from .settle import CallResult
 
 KINDS = ("refaire", "completer", "tout")
@@ -89,9 +90,12 @@ def replay(
         if most is not None and times > most:
             if house.limits.over_max == "refuse":
                 raise ReplayError(
-                    f"pour le tout would place {call.name.replace('_', ' ')} at "
-                    f"{call.unit * times} a piece, over the table maximum "
-                    f"(at most {call.unit * most} a piece here)"
+                    said(
+                        "tout_over_maximum",
+                        call=call.name.replace("_", " "),
+                        amount=call.unit * times,
+                        most=call.unit * most,
+                    )
                 )
             times = most
         if times < 1:

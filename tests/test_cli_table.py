@@ -75,7 +75,7 @@ def test_a_whole_evening_from_the_shell(tmp_path: Path):
     state = json.loads(t("show", "--json").stdout)
     assert state["round"] == 3 and state["prison"] == 10 and state["staked"] == 0
     refused = cb("table", "--table", table, "bet", "bleu", "tiers")
-    assert refused.returncode == 1 and "unknown player 'bleu'" in refused.stderr
+    assert refused.returncode == 1 and "joueur inconnu « bleu »" in refused.stderr  # fr table
     audit = [json.loads(x) for x in t("audit").stdout.splitlines()]
     assert {"open", "player", "announce", "confirm", "close", "spin", "settlement", "replay"} <= {
         a["event"] for a in audit

@@ -85,7 +85,7 @@ def test_a_whole_evening(table_file: Path) -> None:
     assert "↶ repris : bleu : le 17 et 2 voisins, 5 pièces à 2 = 10" in first
     assert "✓ bleu : plein 0, 1 pièce à 1 = 1 posé" in first
     # refusals carry on: the reason and a caret under the word at fault
-    refusal = re.search(r"✗ refusé \(illegal\) : no split 5/9[^\n]*\n  (.*)\n  ( *\^)", first)
+    refusal = re.search(r"✗ refusé \(illegal\) : pas de cheval 5/9[^\n]*\n  (.*)\n  ( *\^)", first)
     assert refusal is not None
     assert refusal.group(1) == "rouge: cheval 5/9 à 5"
     assert refusal.group(1)[len(refusal.group(2)) - 1 :].startswith("5/9")

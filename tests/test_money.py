@@ -182,7 +182,8 @@ def test_callbets_table_refuses_a_second_bet_over_the_maximum(tmp_path: Path):
     cb("table", "--table", path, "player", "rouge")
     assert cb("table", "--table", path, "bet", "rouge", "17 en plein à 20").returncode == 0
     proc = cb("table", "--table", path, "bet", "rouge", "17 en plein à 20")
-    assert proc.returncode == 1 and "the table maximum on one position is 30" in proc.stderr
+    # said in the table's language (fr)
+    assert proc.returncode == 1 and "le maximum de la table sur une position est 30" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -194,4 +195,4 @@ def test_callbets_settle_applies_the_limits_as_a_table_does():
     proc = cb("settle", "--json", "--house", "venice-french", "--spin", "17",
               "17 en plein à 100 et 17 en plein à 100")  # fmt: skip
     data = json.loads(proc.stdout)
-    assert data["returned"] == 3700 and "only 100 of it plays" in data["warnings"][0]
+    assert data["returned"] == 3700 and "seuls 100 jouent, 100 seront rendus" in data["warnings"][0]

@@ -16,6 +16,7 @@ from ..errors import (
     StakeError,
     UnrecognizedError,
 )
+from ..messages import said as said_message
 from ..transform import StakeEl
 from .draft import Check, Draft, Question, group_key
 from .resolve import as_position, resolve
@@ -284,7 +285,7 @@ class Placing:
             staked = next((t.stake for t in targets if t.stake is not None), None)
             if staked is not None:  # "impair soixante à deux": which one is the stake?
                 raise StakeError(
-                    f"two stakes for {calls}: '{said}' and '{staked.text}'; say the stake once",
+                    said_message("two_stakes", calls=calls, said=said, other=staked.text),
                     column=q.nums.start,
                 )
             for t in targets:

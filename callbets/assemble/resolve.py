@@ -8,6 +8,7 @@ from ..announcement import Call
 from ..errors import AmbiguousError, IllegalBetError, UnrecognizedError
 from ..house import House
 from ..layout import BetKind, from_pair, inside
+from ..messages import said as message
 from .draft import (
     CHANCES,
     DIRECTIONS,
@@ -340,7 +341,9 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
     column = draft.nums.start if draft.nums is not None else draft.start
     if kind is BetKind.SPLIT and len(nums) == 2:
         a, b = sorted(nums)
-        reason = f"no split {a}/{b}: {a} and {b} are not next to each other"
+        if pos is not None:
+            raise IllegalBetError(message("no_split_but", a=a, b=b, position=pos), column=column)
+        reason: str = message("no_split", a=a, b=b)
     else:
         reason = f"no {kind.value} {said} on the layout"
     if pos is not None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import AnnouncementError
 from ..house import House, find_house
+from ..messages import message_in
 from ..parse import parse
 from ..readback import readback
 from ..svg import announcement_svg
@@ -27,7 +28,7 @@ def _parse_json(text: str, lang: str, house: House) -> dict[str, object]:
     try:
         return parse(text, lang, house).to_json()
     except AnnouncementError as err:
-        return {"input": text, "ok": False, "error": err.to_json()}
+        return {"input": text, "ok": False, "error": err.to_json(lang)}
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
@@ -47,7 +48,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
     try:
         announcement = parse(text, args.lang, house)
     except AnnouncementError as err:
-        print(f"refused ({err.kind}): {err.message}\n{err.caret()}", file=sys.stderr)
+        print(f"refused ({err.kind}): {message_in(err.message, args.lang)}\n{err.caret()}",
+              file=sys.stderr)  # fmt: skip
         for reading in getattr(err, "readings", []):
             print(f"  - {reading}", file=sys.stderr)
         return EXIT_REFUSED

@@ -10,6 +10,7 @@ from ..announcement import Announcement
 from ..errors import AnnouncementError
 from ..house import House, find_house
 from ..limits import LimitError, check_limits
+from ..messages import message_in
 from ..parse import parse
 from ..readback import call_line
 from ..settle import bets_for, call_results, settle
@@ -68,13 +69,14 @@ def _settle_one(text: str, args: argparse.Namespace, house: House) -> dict[str, 
         a = parse(text, args.lang, house)
         warnings = check_limits(a, house)
     except AnnouncementError as err:
-        return {"input": text, "ok": False, "error": err.to_json()}
+        return {"input": text, "ok": False, "error": err.to_json(args.lang)}
     except LimitError as err:
-        return {"input": text, "ok": False, "error": {"kind": "limit", "message": str(err)}}
+        return {"input": text, "ok": False,
+                "error": {"kind": "limit", "message": message_in(err, args.lang)}}  # fmt: skip
     choice = zero_choice_in(args.choice, args.lang, house) if args.choice else None
     data = settle_json(a, args.spin, house, choice, args.last_spin)
     if warnings:
-        data["warnings"] = warnings
+        data["warnings"] = [message_in(w, args.lang) for w in warnings]
     return data
 
 

@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..errors import CallbetsError
 from ..grammar import LANGUAGES
 from ..house import DEFAULT_HOUSE, House
+from ..messages import message_in
 from ..readback import readback
 from ..settle import Settlement
 from ..table import SpinReport, Table, default_path, money
@@ -65,6 +67,15 @@ def cmd_table(args: argparse.Namespace) -> int:
         print(f"table opened at {table.path} ({table.house.name}, {table.lang})")
         return EXIT_OK
     table = _open(args)
+    try:
+        return _act(table, args)
+    except CallbetsError as err:  # said in the table's language
+        print(f"callbets: {message_in(err, table.lang)}", file=sys.stderr)
+        return EXIT_REFUSED
+
+
+def _act(table: Table, args: argparse.Namespace) -> int:
+    action = args.action
     out = sys.stdout
     if action == "player":
         table.add_player(args.name)

@@ -36,6 +36,7 @@ from ..dialogue import confirmation, reading_choice
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..grammar import language
 from ..limits import check_limits
+from ..messages import message_in
 from ..normalize import words
 from ..readback import replay_name
 from ..settle import CallResult
@@ -141,7 +142,7 @@ class Session:
         except AnnouncementError as err:
             return self._refused(err)
         except CallbetsError as err:
-            return error(str(err))
+            return error(message_in(err, self.lang))
         except OSError as err:
             return error(say(self.lang, "cannot_write", error=err))
         except Exception:
@@ -284,13 +285,14 @@ class Session:
     def _readback(self, player: str, a: Announcement, fold: bool = True) -> Fragments:
         warnings: Fragments = []
         for warning in check_limits(a, self.table.house, self.table.on_layout()):
-            warnings += line(f"! {warning}", "class:warn")
+            warnings += line(f"! {message_in(warning, self.lang)}", "class:warn")
         # below the readback: the warnings, the question, the prompt and the status bar
         rows = self.rows - 3 - report.height(warnings) if fold and self.rows else None
         return report.announcement(player, a, self.lang, self.table.house, rows) + warnings
 
     def _refused(self, err: AnnouncementError) -> Fragments:
-        out = error(say(self.lang, "refused", kind=err.kind, message=err.message))
+        said = message_in(err.message, self.lang)
+        out = error(say(self.lang, "refused", kind=err.kind, message=said))
         if err.column is not None:
             out += line(f"  {err.text}", "class:dim")
             out += line(f"  {' ' * err.column}^", "class:error")

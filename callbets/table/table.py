@@ -35,6 +35,7 @@ from ..grammar import LANGUAGES
 from ..house import find_house, house_file_text, house_from_dict
 from ..layout import BetKind, Position
 from ..limits import LimitError, check_limits, counted
+from ..messages import said
 from ..parse import parse
 from ..replay import Replay, replay
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
@@ -344,11 +345,11 @@ class Table:
 
     def _need_open(self) -> None:
         if not self.is_open:
-            raise TableError("rien ne va plus: betting is closed until the spin is entered")
+            raise TableError(said("betting_closed"))
 
     def _need_player(self, player: str) -> None:
         if not self.db.execute("SELECT 1 FROM players WHERE name = ?", (player,)).fetchone():
-            raise TableError(f"unknown player '{player}': add them first ('table player {player}')")
+            raise TableError(said("unknown_player", player=player))
 
     # ---- players and bets -------------------------------------------------------
     def add_player(self, name: str) -> None:
@@ -566,7 +567,7 @@ class Table:
                 (self.round,),
             ).fetchone()
             if row is None:
-                raise TableError("nothing to undo in this round")
+                raise TableError(said("nothing_to_undo"))
             self.db.execute("UPDATE announcements SET status = 'undone' WHERE id = ?", (row[0],))
             self.db.execute(
                 "UPDATE bets SET status = 'removed' WHERE announcement = ? AND status = 'open'"
