@@ -36,6 +36,7 @@ from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedE
 from .grammar import Language, language
 from .house import House, find_house
 from .lexicon import Tok
+from .messages import said as message
 from .normalize import words
 from .numbers import Reading, readings
 from .tokens import drop_articles, roles
@@ -78,7 +79,7 @@ def _parse(grammar: Language, text: str, house: House) -> Announcement:
     lexed = list(grammar.lexicon.lex(words(text), text, articles=True))
     toks = drop_articles(lexed, grammar.introduced, grammar.lexicon)
     if not toks:
-        raise UnrecognizedError("no bet in this announcement", column=0)
+        raise UnrecognizedError(message("no_bet"), column=0)
     first: _Attempt | None = None
     legal: list[tuple[Reading, _Attempt]] = []
     asked: list[_Attempt] = []
@@ -159,11 +160,11 @@ def _explain(err: UnexpectedInput, toks: tuple[Tok, ...], text: str) -> Announce
     expected = set(getattr(err, "expected", ()) or ())
     if expected and expected <= _AMOUNT_TOKENS:
         before = _word_before(toks, column)
-        return StakeError(f"'{before}' needs an amount", column=column)
+        return StakeError(message("needs_amount", word=before), column=column)
     if at_end:
-        return UnrecognizedError("the announcement stops halfway", column=column)
+        return UnrecognizedError(message("stops_halfway"), column=column)
     said = text[token.start_pos : token.end_pos]  # type: ignore[union-attr]
-    return UnrecognizedError(f"'{said}' does not fit here", column=column)
+    return UnrecognizedError(message("does_not_fit", word=said), column=column)
 
 
 def _word_before(toks: tuple[Tok, ...], column: int) -> str:

@@ -29,6 +29,7 @@ from dataclasses import replace
 from .errors import AmbiguousError, StakeError, UnrecognizedError
 from .layout import from_pair
 from .lexicon import ARTICLE, BOTH, Lexicon, Tok
+from .messages import said as message
 
 MAX_AMOUNT = 1_000_000
 """The largest amount a number word or a digit run may say; the table's limits are far
@@ -91,13 +92,10 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
             _singular_before_count(toks, i)
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         if nxt is None:
-            raise UnrecognizedError(
-                f"the announcement stops after '{tok.text}': the rest is missing",
-                column=tok.start,
-            )
+            raise UnrecognizedError(message("stops_after", word=tok.text), column=tok.start)
         if not (_is_number(nxt) or nxt.type in introduced or nxt.type == ARTICLE):
             raise UnrecognizedError(
-                f"'{tok.text}' before '{nxt.text}': a word is missing", column=nxt.start
+                message("word_missing", word=tok.text, next=nxt.text), column=nxt.start
             )
         prev = toks[i - 1] if i else None
         if prev is not None and _is_number(prev) and nxt.type in ("NEIGHBOURS", "SIDES"):

@@ -9,6 +9,7 @@ from dataclasses import replace
 from ..announcement import Announcement
 from ..errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
 from ..house import House
+from ..messages import said as message
 from ..talk import TABLE_TALK
 from ..transform import (
     CheckEl,
@@ -204,7 +205,7 @@ class Assembler:
 
     def _refuse_talk(self, el: WordEl) -> None:
         if el.concept in ("chatter", "close"):
-            raise UnrecognizedError(f"'{el.text}' is table talk, not a bet", column=el.start)
+            raise UnrecognizedError(message("table_talk", word=el.text), column=el.start)
         raise UnrecognizedError(
             f"'{el.text}' replays a winning bet after the spin; it is not a new bet",
             column=el.start,
@@ -230,7 +231,7 @@ class Assembler:
         ):
             self.link, self.link_target = el, cur
             return
-        raise UnrecognizedError(f"'{el.text}' does not fit here", column=el.start)
+        raise UnrecognizedError(message("does_not_fit", word=el.text), column=el.start)
 
     def _more_neighbours(self) -> bool:
         """ "les voisins du 8 et du 23": "du" after "et" adds a centre to the call before."""
@@ -242,7 +243,7 @@ class Assembler:
     def _numbers(self, el: Nums) -> None:
         if len(set(el.numbers)) != len(el.numbers):
             said = "/".join(map(str, el.numbers))
-            raise UnrecognizedError(f"'{said}': a number is said twice", column=el.start)
+            raise UnrecognizedError(message("number_twice", word=said), column=el.start)
         cur = self.current
         if self.link is not None:
             target, self.link = self.link_target, None
@@ -472,7 +473,7 @@ class Assembler:
     def _stake_again(self, el: StakeEl) -> None:
         """A stake after every call has one: a total confirms them; anything else clashes."""
         if not self.drafts:
-            raise StakeError(f"the stake '{el.text}' comes before any bet", column=el.start)
+            raise StakeError(message("stake_before_bet", word=el.text), column=el.start)
         if el.kind in ("total", "money"):
             self._check(CheckEl(el.amount, el.text, el.start))
             return
@@ -491,7 +492,7 @@ class Assembler:
             self._stake(StakeEl("total", el.total, el.text, el.start, el.start))
             return
         if not targets:
-            raise StakeError(f"'{el.text}': of which bet? Say the bet first", column=el.start)
+            raise StakeError(message("stake_of_which", word=el.text), column=el.start)
         kind, value = ("pieces", el.count) if isinstance(el, PiecesEl) else ("total", el.total)
         self.checks.append(Check(kind, value, el.text, el.start, targets))
 
