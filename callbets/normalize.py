@@ -128,7 +128,7 @@ def words(text: str) -> list[Word]:
             )
         if kind == "sign":
             raise StakeError(
-                "a sign before a number: amounts and numbers are never negative",
+                said("sign"),
                 text,
                 origin[start],
             )

@@ -102,7 +102,7 @@ def _parse(grammar: Language, text: str, house: House) -> Announcement:
     if best or asked:
         options = [a for _, a in best] or asked
         raise AmbiguousError(
-            "the numbers can be heard more than one way",
+            message("numbers_heard_ways"),
             [r for a in options for r in a.readings()],
             column=0,
         )

@@ -332,15 +332,9 @@ def _check_ends(toks: list[Tok]) -> None:
         return
     first, last = toks[0], toks[-1]
     if first.type in SEPARATORS or first.type in LINKS:
-        raise UnrecognizedError(
-            f"the announcement starts with '{first.text}': its beginning is missing",
-            column=first.start,
-        )
+        raise UnrecognizedError(message("starts_with", word=first.text), column=first.start)
     if last.type in SEPARATORS or last.type in LINKS:
-        raise UnrecognizedError(
-            f"the announcement stops at '{last.text}': the rest is missing",
-            column=last.start,
-        )
+        raise UnrecognizedError(message("stops_at", word=last.text), column=last.start)
     for a, b in itertools.pairwise(toks):
         if a.type in SEPARATORS and b.type in SEPARATORS and a.type != "COMMA":
             raise UnrecognizedError(

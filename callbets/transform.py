@@ -13,6 +13,7 @@ from typing import Any
 from lark import Token, Transformer, Tree
 
 from .errors import StakeError
+from .messages import said
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def _amount(tokens: list[Token]) -> Token:
 
 
 def _zero_stake(amount: Token) -> StakeError:
-    return StakeError("a stake of zero is not a bet", column=amount.start_pos)
+    return StakeError(said("zero_stake"), column=amount.start_pos)
 
 
 class ElementBuilder(Transformer[Token, Any]):

@@ -188,8 +188,7 @@ class Placing:
             if tail[0].nums.numbers == (total,):
                 readings.append(said(head))
         raise AmbiguousError(
-            f"'{stake.text}' is said before the last bets: do they have a stake of their "
-            "own? Say the stake after each bet, or once at the end",
+            said_message("stake_before_last", said=stake.text),
             list(dict.fromkeys(readings)),
             column=tail[0].start,
         )
@@ -292,8 +291,7 @@ class Placing:
                 t.stake = stake
             return
         raise AmbiguousError(
-            f"'{said}' after the bet: is it the stake or another number? "
-            "Say the stake with its word ('à 5', 'pour 45')",
+            said_message("stake_or_number", said=said),
             readings,
             column=q.nums.start,
         )
@@ -309,10 +307,10 @@ class Placing:
             if stake.amount % pieces:
                 low = stake.amount // pieces
                 raise StakeError(
-                    f"{stake.amount} in total does not divide into {pieces} pieces "
-                    f"(between {low} and {low + 1} a piece)",
+                    said_message("no_division", total=stake.amount, pieces=pieces, low=low,
+                                 high=low + 1),
                     column=stake.start,
-                )
+                )  # fmt: skip
             return stake.amount // pieces
         if stake.kind == "money" and self.house.bare_amount == "per_piece":
             return stake.amount
@@ -321,7 +319,7 @@ class Placing:
         if stake.amount % pieces == 0:
             readings.append(f"{said} x{stake.amount // pieces}")
         raise AmbiguousError(
-            f"'{stake.text}': {stake.amount} a piece, or {stake.amount} in total?",
+            said_message("piece_or_total", said=stake.text, amount=stake.amount),
             readings,
             column=stake.start,
         )

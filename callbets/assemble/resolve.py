@@ -48,7 +48,7 @@ def _numbers(draft: Draft, what: str) -> tuple[int, ...]:
         raise _illegal(f"{what}: which number?", draft)
     for n in draft.nums.numbers:
         if n > 36:
-            raise IllegalBetError(f"{n} is not on the layout (0 to 36)", column=draft.nums.start)
+            raise IllegalBetError(message("off_layout", n=n), column=draft.nums.start)
     return draft.nums.numbers
 
 
@@ -129,7 +129,7 @@ def _resolve_neighbours(draft: Draft) -> Call:
     if draft.nums is not None:
         nums = _numbers(draft, "voisins du") + tuple(n for m in draft.more for n in m.numbers)
         if any(n > 36 for n in nums):
-            raise _illegal(f"{max(nums)} is not on the layout (0 to 36)", draft)
+            raise _illegal(message("off_layout", n=max(nums)), draft)
         if len(set(nums)) != len(nums):
             raise _illegal("the same number twice", draft)
         if nums == (0,) and nb.count is None:
@@ -143,7 +143,7 @@ def _resolve_neighbours(draft: Draft) -> Call:
         return Call("voisins")
     for n in draft.centres:
         if n > 36:
-            raise _illegal(f"{n} is not on the layout (0 to 36)", draft)
+            raise _illegal(message("off_layout", n=n), draft)
     return Call("neighbours", draft.centres, nb.count)
 
 
@@ -322,7 +322,7 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
         return [Call("straight", (n,)) for n in nums]
     if kind is BetKind.STREET and nums == (0,):
         raise AmbiguousError(
-            "which transversale of the zero: 0/1/2 or 0/2/3?",
+            message("which_transversale"),
             ["street 0/1/2 x1", "street 0/2/3 x1"],
             column=draft.start,
         )

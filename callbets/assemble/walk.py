@@ -126,8 +126,7 @@ class Assembler:
         el = self.juxtaposed
         if el is not None:
             raise AmbiguousError(
-                f"'{el.text}' right after another bet with nothing between: two bets, or a "
-                "word heard wrong? Say 'et' between two bets",
+                message("juxtaposed", word=el.text),
                 [],
                 column=el.start,
             )
