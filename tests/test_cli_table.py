@@ -68,7 +68,7 @@ def test_a_whole_evening_from_the_shell(tmp_path: Path):
     t("close")
     spin = json.loads(t("spin", "27", "--json").stdout)
     assert spin["players"]["rouge"]["returned"] == 18 and spin["players"]["vert"]["returned"] == 20
-    assert "hand 12 to the player" in t("replay", "1", "completer").stdout
+    assert "à remettre à rouge : 12" in t("replay", "1", "completer").stdout  # fr table
     t("bet", "vert", "pair à 10")
     t("close")
     t("spin", "0")

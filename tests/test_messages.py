@@ -80,3 +80,28 @@ def test_a_message_keeps_its_key_through_pickling_and_falls_back_to_english():
     with pytest.raises(CallbetsError) as info:
         parse("cheval 5/9", "fr", find_house())
     assert message_in(info.value, "fr").startswith("pas de cheval 5/9")
+
+
+@pytest.mark.parametrize(
+    ("lang", "bet", "seated", "settled", "shown"),
+    [("fr", "rouge à 5", "rouge est à la table", "rouge : misé 5 · rendu 10",
+      "coup 2, jeu ouvert"),
+     ("it", "rosso da 5", "rouge è al tavolo", "rouge: puntato 5 · reso 10",
+      "colpo 2, gioco aperto"),
+     ("en", "red by 5", "rouge is at the table", "rouge: staked 5 · back 10",
+      "round 2, betting open")],
+)  # fmt: skip
+def test_callbets_table_speaks_the_tables_language(tmp_path: Path, lang, bet, seated, settled,
+                                                   shown):  # fmt: skip
+    def t(*args: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "callbets", "table", "--table", str(tmp_path / "t.sqlite"),
+             *args], capture_output=True, text=True,
+        ).stdout  # fmt: skip
+
+    t("open", "--lang", lang)
+    assert seated in t("player", "rouge")
+    t("bet", "rouge", bet)
+    t("close")
+    assert settled in t("spin", "1")
+    assert shown in t("show")

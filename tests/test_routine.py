@@ -125,7 +125,7 @@ def test_closing_says_what_happens_to_an_announcement_still_waiting(tmp_path: Pa
     cb("table", "--table", path, "player", "rouge")
     cb("table", "--table", path, "announce", "rouge", "tiers à 2")
     proc = cb("table", "--table", path, "close")
-    assert "#1 rouge 'tiers à 2' was waiting for confirmation: cancelled" in proc.stdout
+    assert "#1 rouge « tiers à 2 » attendait sa confirmation : abandonné" in proc.stdout
     assert Table.open(Path(path), write=False).state()["staked"] == 0
 
 

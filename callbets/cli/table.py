@@ -11,10 +11,9 @@ from typing import Any, TextIO
 from ..errors import CallbetsError
 from ..grammar import LANGUAGES
 from ..house import DEFAULT_HOUSE, House
-from ..messages import message_in
+from ..messages import message_in, said
 from ..readback import readback
-from ..settle import Settlement
-from ..table import SpinReport, Table, default_path, money
+from ..table import SpinReport, Table, default_path
 from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument, zero_choice_in
 
 
@@ -32,31 +31,12 @@ def _open(args: argparse.Namespace) -> Table:
     return table.as_croupier(args.croupier)
 
 
-def describe_spin(report: SpinReport, house: House, out: TextIO) -> None:
-    """The settlement as a croupier reads it: player by player, in payout order."""
-    s: Settlement = report.settlement
-    out.write(f"round {report.round}: {s.number}\n")
-    for player in s.players():
-        out.write(
-            f"  {player}: staked {money(s.staked(player))}, returned "
-            f"{money(s.returned(player))}, net {money(s.net(player))}\n"
-        )
-        for o in s.outcomes:
-            if o.bet.player != player or o.result == "lost":
-                continue
-            what = f"{o.bet.position} ({o.bet.call})"
-            if o.result == "won":
-                out.write(f"    pay {money(o.paid)} on {what}, returns {money(o.returned)}\n")
-            elif o.result == "shared":
-                out.write(f"    à partager: {what}, returns {money(o.returned)}\n")
-            if o.kept is not None:
-                out.write(
-                    f"    en prison (level {o.kept.prison}): {o.kept.position} {o.kept.amount}\n"
-                )
-        for c in report.calls:
-            if c.player == player and c.to_place:
-                placed = ", ".join(f"{p} = {a}" for p, a in c.to_place)
-                out.write(f"    to place ({c.call}): {placed}\n")
+def describe_spin(report: SpinReport, house: House, lang: str, out: TextIO) -> None:
+    """The settlement as a croupier reads it, in the table's language: player by player,
+    in the house's payout order (the console's own words)."""
+    from ..console.report import plain, spin
+
+    out.write(plain(spin(report, house, lang)))
 
 
 def cmd_table(args: argparse.Namespace) -> int:
@@ -77,57 +57,59 @@ def cmd_table(args: argparse.Namespace) -> int:
 def _act(table: Table, args: argparse.Namespace) -> int:
     action = args.action
     out = sys.stdout
+
+    def say(key: str, **fields: object) -> str:  # in the table's language
+        return message_in(said(key, **fields), table.lang)
+
     if action == "player":
         table.add_player(args.name)
-        print(f"{args.name} is at the table")
+        print(say("cli_seated", player=args.name))
     elif action in ("bet", "announce"):
         aid, a = (table.bet if action == "bet" else table.announce)(
             args.player, " ".join(args.text), key=args.id
         )
-        status = "placed" if action == "bet" else "waiting for confirmation"
+        status = say("cli_placed" if action == "bet" else "cli_waiting")
         print(f"#{aid} {args.player} ({status}): {readback(a, table.lang, table.house)}")
     elif action == "confirm":
         table.confirm(args.id)
-        print(f"#{args.id} confirmed")
+        print(say("cli_confirmed", id=args.id))
     elif action == "cancel":
         table.cancel(args.id)
-        print(f"#{args.id} cancelled")
+        print(say("cli_cancelled", id=args.id))
     elif action == "undo":
-        print(f"#{table.undo()} taken back")
+        print(say("cli_undone", id=table.undo()))
     elif action == "clear":
-        print(f"{table.clear(args.player)} bets of {args.player} removed")
+        print(say("cli_cleared", count=table.clear(args.player), player=args.player))
     elif action == "close":
         dropped = table.close()
-        print("rien ne va plus")
+        print(say("cli_closed"))
         for aid, player, text in dropped:
-            print(f"#{aid} {player} '{text}' was waiting for confirmation: cancelled, "
-                  "nothing of it is on the layout")  # fmt: skip
+            print(say("cli_dropped", id=aid, player=player, text=text))
     elif action == "spin":
         choices = {bet: zero_choice_in(c, table.lang, table.house) for bet, c in args.choice or []}
         report = table.spin(args.number, args.round, choices, args.last)
         if args.json:
             print(json_line(report.to_json()))
         else:
-            describe_spin(report, table.house, out)
+            describe_spin(report, table.house, table.lang, out)
     elif action == "replay":
         aid, call = args.id
         done = table.replay(aid, args.kind, call)
-        print(
-            f"placed {done.placed.notation()} ({money(done.from_win)} from the win"
-            f"{f', {done.left_in_place} left in place' if done.left_in_place else ''}); "
-            f"hand {money(done.handed)} to the player"
-        )
+        player, _ = table.announcement(aid)
+        from ..console.report import plain, replay
+
+        out.write(plain(replay(player, done, table.lang, table.house, drawing=False)))
     elif action == "show":
         state = table.state()
         if args.json:
             print(json_line(state))
         else:
-            print(
-                f"{state['house']} ({state['lang']}), round {state['round']}, betting "
-                f"{state['betting']}, staked {state['staked']}, in prison {state['prison']}"
-            )
+            betting = say("cli_open" if state["betting"] == "open" else "cli_shut")
+            print(say("cli_show", house=state["house"], lang=state["lang"], round=state["round"],
+                      betting=betting, staked=state["staked"], prison=state["prison"]))  # fmt: skip
             for player, entry in state["players"].items():
-                print(f"  {player}: {entry['staked']} staked, {entry['prison']} in prison")
+                print(say("cli_show_player", player=player, staked=entry["staked"],
+                          prison=entry["prison"]))  # fmt: skip
     elif action == "audit":
         if args.output:
             with open(args.output, "w", encoding="utf-8") as f:

@@ -102,8 +102,8 @@ def placed_call(c: PlacedCall, lang: str, house: House) -> str:
     return call_line(c, lang, house)
 
 
-def replay(player: str, done: Replay, lang: str, house: House) -> Fragments:
-    """What a replay puts on the layout and hands to the player."""
+def replay(player: str, done: Replay, lang: str, house: House, drawing: bool = True) -> Fragments:
+    """What a replay puts on the layout and hands to the player (and where, drawn)."""
     out = line(
         f"{player}: {replay_name(done.kind, lang)} {placed_call(done.placed, lang, house)}",
         "class:ok",
@@ -112,7 +112,7 @@ def replay(player: str, done: Replay, lang: str, house: House) -> Fragments:
         out += line(say(lang, "left_in_place", amount=done.left_in_place), "class:chip")
     out += line(say(lang, "from_win", amount=amount(done.from_win)), "class:chip")
     out += line(say(lang, "hand", player=player, amount=amount(done.handed)), "class:pay")
-    return out + picture(p.position for p in done.placed.placements)
+    return out + picture(p.position for p in done.placed.placements) if drawing else out
 
 
 # ---- the spin --------------------------------------------------------------------
