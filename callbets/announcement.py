@@ -27,6 +27,7 @@ from .layout import (
     two_columns,
     two_dozens,
 )
+from .messages import said
 
 CALL_NAMES = frozenset(
     {
@@ -83,7 +84,7 @@ class Call:
         if not self.is_called_bet:
             position = self.position()
             if position.kind in TWENTY_FOUR and not house.allow_24_numbers:
-                raise IllegalBetError("two dozens or two columns à cheval are not played here")
+                raise IllegalBetError(said("no_24"))
             return ((position, 1),)
         if not house.offers(self.name):
             raise IllegalBetError(f"{self.name.replace('_', ' ')} is not played at this house")
@@ -92,9 +93,7 @@ class Call:
         if self.name == "neighbours":
             side = self.each_side if self.each_side is not None else house.neighbours_default
             if not 1 <= side <= house.neighbours_max:
-                raise IllegalBetError(
-                    f"{side} neighbours each side: this house plays 1 to {house.neighbours_max}"
-                )
+                raise IllegalBetError(said("neighbours_max", count=side, most=house.neighbours_max))
             return catalogue.neighbours_recipe(self.numbers, side)
         if self.name == "finale_plein":
             return catalogue.finale_plein(self.numbers[0], house)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from .errors import IllegalBetError
 from .house import House
 from .layout import INSIDE, Number, Position, from_pair, neighbours, positions_touching, straight
+from .messages import said
 
 Recipe = tuple[tuple[Position, int], ...]
 """Positions of a called bet with the pieces on each, in layout order."""
@@ -62,7 +63,7 @@ def neighbours_recipe(centres: Iterable[Number], each_side: int) -> Recipe:
 def finale_plein(digit: int, house: House) -> Recipe:
     """Every number ending in ``digit``, straight up (rules.md 3.8)."""
     if not 0 <= digit <= 9:
-        raise IllegalBetError(f"no finale {digit}: a finale en plein is one digit, 0 to 9")
+        raise IllegalBetError(said("no_finale_digit", digit=digit))
     nums = [n for n in range(digit, 37, 10) if n or house.finale_zero_includes_0]
     return stack(straight(n) for n in nums)
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..announcement import Call
 from ..errors import AmbiguousError, IllegalBetError, UnrecognizedError
 from ..house import House
-from ..layout import BetKind, from_pair, inside
+from ..layout import BetKind, Position, from_pair, inside
 from ..messages import said as message
 from .draft import (
     CHANCES,
@@ -137,9 +137,9 @@ def _resolve_neighbours(draft: Draft) -> Call:
         return Call("neighbours", nums, nb.count)
     if not draft.centres:
         if nb.count is not None:
-            raise _illegal(f"{nb.count} neighbours of which number?", draft)
+            raise _illegal(message("which_centre_count", count=nb.count), draft)
         if draft.sep_before == "with" or not draft.alone:
-            raise _illegal("neighbours of which number?", draft)
+            raise _illegal(message("which_centre"), draft)
         return Call("voisins")
     for n in draft.centres:
         if n > 36:
@@ -309,8 +309,8 @@ def _position_by_numbers(draft: Draft) -> Call:
 def _why_not(nums: tuple[int, ...]) -> str:
     if len(nums) == 2:
         a, b = sorted(nums)
-        return f"no position {a}/{b}: {a} and {b} are not a split, street, corner or six-line"
-    return f"no position {_describe(nums)} on the layout"
+        return message("no_pair", a=a, b=b)
+    return message("no_numbers", said=_describe(nums))
 
 
 def _resolve_named(draft: Draft, head: str) -> list[Call]:
@@ -345,7 +345,10 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
             raise IllegalBetError(message("no_split_but", a=a, b=b, position=pos), column=column)
         reason: str = message("no_split", a=a, b=b)
     else:
-        reason = f"no {kind.value} {said} on the layout"
-    if pos is not None:
-        reason += f" ({said} names a {pos.kind.value})"
+        asked = Position(kind, tuple(sorted(nums)))
+        reason = (
+            message("no_position_but", position=asked, said=said, other=pos)
+            if pos is not None
+            else message("no_position", position=asked)
+        )
     raise IllegalBetError(reason, column=column)
