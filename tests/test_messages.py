@@ -105,3 +105,18 @@ def test_callbets_table_speaks_the_tables_language(tmp_path: Path, lang, bet, se
     t("close")
     assert settled in t("spin", "1")
     assert shown in t("show")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "lines"),
+    [("fr", "rouge à 10", ["numéro 0", "rouge en prison : rendu 0", "en prison 10"]),
+     ("it", "rosso da 10", ["numero 0", "rosso in prigione: reso 0", "in prigione 10"]),
+     ("en", "red by 10", ["spin 0", "red in prison: returns 0", "in prison 10"])],
+)  # fmt: skip
+def test_callbets_settle_speaks_the_language_asked(lang, text, lines):
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbets", "settle", "--spin", "0", "--lang", lang, text],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    for expected in lines:
+        assert expected in proc.stdout

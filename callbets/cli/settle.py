@@ -9,8 +9,9 @@ from typing import Any
 from ..announcement import Announcement
 from ..errors import AnnouncementError
 from ..house import House, find_house
+from ..layout import BetKind, Position
 from ..limits import LimitError, check_limits
-from ..messages import message_in
+from ..messages import message_in, said
 from ..parse import parse
 from ..readback import call_line
 from ..settle import bets_for, call_results, settle
@@ -80,24 +81,28 @@ def _settle_one(text: str, args: argparse.Namespace, house: House) -> dict[str, 
     return data
 
 
-def _describe_settlement(data: dict[str, Any], names: list[str]) -> str:
-    """The settlement as text; each call named by its readback line (which reads back)."""
-    lines = [f"spin {data['spin']}", *(f"  ! {w}" for w in data.get("warnings", []))]
+def _describe_settlement(data: dict[str, Any], names: list[str], lang: str) -> str:
+    """The settlement as text in the language asked; each call named by its readback
+    line (which reads back)."""
+
+    def say(key: str, **fields: object) -> str:
+        return message_in(said(key, **fields), lang)
+
+    def where(p: dict[str, Any]) -> Position:
+        return Position(BetKind(p["bet"]), tuple(p["numbers"]))
+
+    lines = [say("settle_spin", n=data["spin"]), *(f"  ! {w}" for w in data.get("warnings", []))]
     for name, call in zip(names, data["calls"], strict=True):
-        lines.append(f"  {name}: returns {call['returned']}")
+        lines.append("  " + say("settle_call", call=name, amount=call["returned"]))
         for p in call["placements"]:
             if p["result"] != "lost":
-                nums = "/".join(map(str, p["numbers"]))
-                lines.append(
-                    f"    {p['bet']} {nums} {p['result']}: pay {p['paid']}, returns {p['returned']}"
-                )
+                lines.append("    " + say(f"settle_{p['result']}", position=where(p),
+                                          paid=p["paid"], back=p["returned"]))  # fmt: skip
         for p in call.get("to_place", []):
-            nums = "/".join(map(str, p["numbers"]))
-            lines.append(f"    to place: {p['bet']} {nums} = {p['amount']}")
-    lines.append(
-        f"staked {data['staked']}, returned {data['returned']}, net {data['net']}"
-        + (f", in prison {data['prison']}" if data["prison"] else "")
-    )
+            lines.append("    " + say("settle_to_place", position=where(p), amount=p["amount"]))
+    key = "settle_totals_prison" if data["prison"] else "settle_totals"
+    lines.append(say(key, staked=data["staked"], back=data["returned"], net=data["net"],
+                     prison=data["prison"]))  # fmt: skip
     return "\n".join(lines)
 
 
@@ -115,7 +120,8 @@ def cmd_settle(args: argparse.Namespace) -> int:
         print(json_line(data))
     elif data["ok"]:
         calls = parse(text, args.lang, house).calls
-        print(_describe_settlement(data, [call_line(c, args.lang, house) for c in calls]))
+        names = [call_line(c, args.lang, house) for c in calls]
+        print(_describe_settlement(data, names, args.lang))
     else:
         print(f"refused ({data['error']['kind']}): {data['error']['message']}", file=sys.stderr)
     return EXIT_OK if data["ok"] else EXIT_REFUSED
