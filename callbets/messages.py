@@ -13,11 +13,23 @@ position among the fields is named in the table's words.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ._resources import language_words
 from .layout import Position
+
+
+@dataclass(frozen=True)
+class CallNames:
+    """Called bets as a field of a message: named in the table's words when said
+    (``voisins du zéro``, ``le 17 et 2 voisins``), joined by " ; "."""
+
+    calls: tuple[Any, ...]
+    """The :class:`~callbets.announcement.PlacedCall` objects."""
+    house: Any
+    """The :class:`~callbets.house.House` they are played at."""
 
 
 class Said(str):
@@ -43,6 +55,10 @@ def said(key: str, **fields: Any) -> Said:
 
 
 def _value(value: Any, lang: str) -> str:
+    if isinstance(value, CallNames):
+        from .readback import call_name
+
+        return " ; ".join(call_name(c, lang, value.house) for c in value.calls)
     if isinstance(value, Position):
         from .readback import position_name
 

@@ -16,6 +16,7 @@ from ..errors import (
     StakeError,
     UnrecognizedError,
 )
+from ..messages import CallNames
 from ..messages import said as said_message
 from ..transform import StakeEl
 from .draft import Check, Draft, Question, group_key
@@ -327,22 +328,24 @@ class Placing:
     def _verify(self, check: Check, placed: list[tuple[Draft, PlacedCall]]) -> None:
         targets = [self.drafts[i] for i in check.targets]
         calls = [p for d, p in placed if any(d is t for t in targets)]
-        names = " ; ".join(c.call.notation() for c in calls)
+        names = CallNames(tuple(calls), self.house)
         if check.kind == "pieces":
             pieces = sum(c.pieces for c in calls)
             if pieces != check.value:
                 raise StakeError(
-                    f"'{check.text}': {names} is {pieces} pieces, not {check.value}",
+                    said_message("pieces_mismatch", said=check.text, calls=names,
+                                 pieces=pieces, value=check.value),
                     column=check.start,
-                )
+                )  # fmt: skip
             return
         total = sum(c.total for c in calls)
         whole = sum(p.total for _, p in placed)
         if check.value not in (total, whole):
             raise StakeError(
-                f"'{check.text}': {names} add up to {total}, not {check.value}",
+                said_message("total_mismatch", said=check.text, calls=names, total=total,
+                             value=check.value),
                 column=check.start,
-            )
+            )  # fmt: skip
 
 
 def _bare(draft: Draft) -> bool:
