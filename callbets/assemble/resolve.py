@@ -207,7 +207,7 @@ def _resolve_outside(draft: Draft, head: str) -> Call:
     if ordinal is None and draft.nums is not None and len(draft.nums.numbers) == 1:
         ordinal = _outside_index(head, draft.nums.numbers[0])
     if ordinal is None:
-        raise _illegal(f"which {what}?", draft)
+        raise _illegal(message(f"which_{what}"), draft)
     return Call(head, (ordinal,))
 
 
@@ -221,12 +221,12 @@ def _resolve_plural(draft: Draft, head: str, house: House) -> list[Call]:
     counted = draft.nums is not None and draft.nums.start < draft.words[0].start
     if ordinal is not None or counted:  # "les deux premières douzaines": how many, which
         if nums != (2,) or draft.more or ordinal not in ("first", "last"):
-            raise _illegal(f"which {head}? ('les deux premières', 'les deux dernières')", draft)
+            raise _illegal(message(f"which_two_{head}"), draft)
         return [Call(twice, (1 if ordinal == "first" else 2,))]
     said = nums + tuple(n for m in draft.more for n in m.numbers)
     indexes = [_outside_index(single, n) for n in said]
     if not indexes or None in indexes:
-        raise _illegal(f"which {head}?", draft)
+        raise _illegal(message(f"which_{head}"), draft)
     idx = sorted(i for i in indexes if i is not None)
     if len(set(idx)) != len(idx):
         raise _illegal(f"the same {single} twice", draft)
@@ -328,7 +328,7 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
         )
     if kind is BetKind.SPLIT and nums == (0,):
         raise AmbiguousError(
-            "which split of the zero: 0/1, 0/2 or 0/3?",
+            message("which_zero_split"),
             ["split 0/1 x1", "split 0/2 x1", "split 0/3 x1"],
             column=draft.start,
         )
