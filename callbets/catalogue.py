@@ -77,12 +77,9 @@ def finale_cheval(low: Number, high: Number, house: House) -> Recipe:
     """
     low, high = min(low, high), max(low, high)
     if low > 9 or high - low not in (1, 3):
-        raise IllegalBetError(
-            f"no finale à cheval {low}/{high}: give two digits side by side (8/9) "
-            "or one above the other (3/6)"
-        )
+        raise IllegalBetError(said("no_finale_cheval", low=low, high=high))
     if high - low == 1 and (low, high) not in house.horizontal_finales:
-        raise IllegalBetError(f"the finale à cheval {low}/{high} is not played at this house")
+        raise IllegalBetError(said("finale_not_played", low=low, high=high))
     chips: list[Position] = []
     for base in range(low, 37, 10):
         partner = base + (high - low)

@@ -177,14 +177,10 @@ def _resolve_finale(draft: Draft, nums: tuple[int, ...]) -> Call:
         low, high = sorted(nums)
         for direction, gap in (("horizontal", 1), ("vertical", 3)):
             if direction in have and high - low != gap:
-                raise _illegal(
-                    f"finale {low}/{high} is not {direction}: a {direction} finale à cheval "
-                    f"is two digits {'side by side (8/9)' if gap == 1 else 'a row apart (3/6)'}",
-                    draft,
-                )
+                raise _illegal(message(f"finale_not_{direction}", low=low, high=high), draft)
         return Call("finale_cheval", (low, high))
-    form = "à cheval takes two digits (8/9)" if cheval else "en plein takes one digit"
-    raise _illegal(f"finale {'/'.join(map(str, nums))}: a finale {form}", draft)
+    key = "finale_cheval_digits" if cheval else "finale_plein_digit"
+    raise _illegal(message(key, said="/".join(map(str, nums))), draft)
 
 
 def _ordinal(draft: Draft) -> int | None:
@@ -229,7 +225,7 @@ def _resolve_plural(draft: Draft, head: str, house: House) -> list[Call]:
         raise _illegal(message(f"which_{head}"), draft)
     idx = sorted(i for i in indexes if i is not None)
     if len(set(idx)) != len(idx):
-        raise _illegal(f"the same {single} twice", draft)
+        raise _illegal(message(f"same_{single}_twice"), draft)
     apart = [Call(single, (i,)) for i in idx]
     side_by_side = len(idx) == 2 and idx[1] - idx[0] == 1
     if "split" in draft.concepts:

@@ -464,7 +464,7 @@ class Assembler:
         said = cur.nums.numbers if cur is not None and cur.nums is not None else ()
         if cur is not None and cur.is_bare and amount_first and said == (el.amount,):
             raise AmbiguousError(
-                f"'{el.amount} {el.text}': a bet on {el.amount}, or the amount said twice?",
+                message("bet_or_amount_twice", said=f"{el.amount} {el.text}", amount=el.amount),
                 [],
                 column=cur.start,
             )
