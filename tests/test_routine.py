@@ -145,3 +145,26 @@ def test_zero_choices_in_the_tables_own_words(tmp_path: Path, lang, bet, choice,
     assert proc.returncode == 0, proc.stderr
     (kept,) = Table.open(Path(path), write=False).open_bets()
     assert kept.position.kind.value == kind and kept.prison == 1
+
+
+@pytest.mark.parametrize("flags", [[], ["-v"]])
+def test_an_unforeseen_error_shows_no_traceback_but_the_log_has_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], flags
+):
+    import callbets.cli.parse as door
+    from callbets.cli import main
+
+    def boom(args: object) -> int:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(door, "cmd_parse", boom)
+    assert main([*flags, "parse", "x"]) == 3
+    err = capsys.readouterr().err
+    assert "unexpected error (RuntimeError: boom)" in err and "Traceback" not in err
+    log = tmp_path / "callbets.log"
+    assert main(["--log", str(log), *flags, "parse", "x"]) == 3
+    assert "Traceback" in log.read_text() and "Traceback" not in capsys.readouterr().err
+    main(["houses"])  # in-process runs replace the handlers, never pile them up
+    import logging
+
+    assert len([h for h in logging.getLogger("callbets").handlers if h.get_name()]) == 1

@@ -15,6 +15,7 @@ from . import console, parse, regress, settle, speech, table, vocabulary
 from .options import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, run_guarded
 
 log = logging.getLogger("callbets")
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def version() -> str:
@@ -43,15 +44,36 @@ def build_parser() -> argparse.ArgumentParser:
     return top
 
 
+class _NoTraceback(logging.Formatter):
+    """On the terminal: the message, never a traceback (that goes to ``--log FILE``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record without its exception (another handler may have cached its text)."""
+        plain = logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None})
+        text = super().format(plain)
+        return f"{text} (the traceback goes to --log FILE)" if record.exc_info else text
+
+
 def setup_logging(path: str | None, verbose: bool) -> None:
     """Python's logging for the ``callbets`` loggers: to ``path`` if given (INFO, or DEBUG
-    with ``verbose``), else to stderr with ``verbose`` only (warnings otherwise)."""
+    with ``verbose``), else to stderr with ``verbose`` only and without tracebacks, else
+    nowhere.  Calling it again replaces what it set up (``main`` may run in-process)."""
     root = logging.getLogger("callbets")
-    root.setLevel(logging.DEBUG if verbose else logging.INFO if path else logging.WARNING)
-    handler: logging.Handler = (
-        logging.FileHandler(path, encoding="utf-8") if path else logging.StreamHandler()
-    )
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for old in [h for h in root.handlers if h.get_name() == "callbets"]:
+        root.removeHandler(old)
+        old.close()
+    root.propagate = False  # Python's last-resort handler would print tracebacks
+    handler: logging.Handler
+    if path:
+        handler = logging.FileHandler(path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter(FORMAT))
+    elif verbose:
+        handler = logging.StreamHandler()
+        handler.setFormatter(_NoTraceback(FORMAT))
+    else:
+        handler = logging.NullHandler()
+    handler.set_name("callbets")
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
     root.addHandler(handler)
 
 
