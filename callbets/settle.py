@@ -28,6 +28,7 @@ from .announcement import Announcement
 from .errors import CallbetsError
 from .house import House
 from .layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
+from .limits import counted, room
 
 
 class SettlementError(CallbetsError, ValueError):
@@ -137,8 +138,6 @@ def rooms(bets: Iterable[Bet], house: House) -> dict[str, int]:
     """What the maximum leaves for each free bet: the position's total at the table counts
     ("not even through third parties"), in the order the bets were placed, after what sits
     in prison where the house counts it (:func:`callbets.limits.counted`)."""
-    from .limits import counted
-
     bets = list(bets)
     used: dict[Position, Fraction] = {}
     for b in bets:
@@ -147,12 +146,11 @@ def rooms(bets: Iterable[Bet], house: House) -> dict[str, int]:
             used[b.position] = used.get(b.position, Fraction(0)) + value
     out: dict[str, int] = {}
     for b in bets:
-        limit = house.limits.for_kind(b.position.kind.value)
-        if b.prison or limit is None:
-            continue
         there = used.get(b.position, Fraction(0))
-        out[b.id] = max(0, int(limit[1] - there))
-        used[b.position] = there + min(b.amount, out[b.id])
+        left = None if b.prison else room(b.position, house, there)
+        if left is not None:
+            out[b.id] = int(left)
+            used[b.position] = there + min(b.amount, out[b.id])
     return out
 
 
