@@ -417,11 +417,7 @@ class Table:
                 aid = self._insert_announcement(
                     player, text, lang, announcement, "pending", key=key
                 )
-                self._audit(
-                    "announce", announcement=aid, player=player, text=text,
-                    notation=announcement.notation(), total=announcement.total,
-                    warnings=warnings,
-                )  # fmt: skip
+                self._audit_announce(aid, player, text, announcement, warnings)
         if refused is not None:
             raise refused
         return aid, announcement
@@ -476,7 +472,7 @@ class Table:
             if self._status(aid) == "confirmed":
                 return self.announcement(aid)[1]
             self._need_open()
-            player, _, _ = self._pending(aid)
+            player = self._pending(aid)
             announcement = self._read_stored(aid)
             # the layout may have changed since it was announced (another player, a replay)
             check_limits(announcement, self.house, self.on_layout())
@@ -490,7 +486,7 @@ class Table:
     def cancel(self, aid: int) -> None:
         """Drop a pending announcement (annule / annulla / cancel)."""
         with self._transaction():
-            player, _, _ = self._pending(aid)
+            player = self._pending(aid)
             self.db.execute("UPDATE announcements SET status = 'cancelled' WHERE id = ?", (aid,))
             self._audit("cancel", announcement=aid, player=player)
 
@@ -498,15 +494,14 @@ class Table:
         row = self.db.execute("SELECT status FROM announcements WHERE id = ?", (aid,)).fetchone()
         return str(row[0]) if row else None
 
-    def _pending(self, aid: int) -> tuple[str, str, str]:
-        """(player, text, lang) of an announcement waiting for confirmation."""
+    def _pending(self, aid: int) -> str:
+        """The player of an announcement waiting for confirmation."""
         row = self.db.execute(
-            "SELECT player, text, lang FROM announcements WHERE id = ? AND status = 'pending'",
-            (aid,),
+            "SELECT player FROM announcements WHERE id = ? AND status = 'pending'", (aid,)
         ).fetchone()
         if row is None:
             raise TableError(f"no announcement {aid} waiting for confirmation")
-        return str(row[0]), str(row[1]), str(row[2])
+        return str(row[0])
 
     def _read_stored(self, aid: int) -> Announcement:
         """An announcement as recorded: its text in its language, or its notation for a
@@ -534,12 +529,17 @@ class Table:
                 player, announcement.notation(), None, announcement, "pending",
                 origin=f"reading:{said[:200]}",
             )  # fmt: skip
-            self._audit(
-                "announce", announcement=aid, player=player, text=said,
-                notation=announcement.notation(), total=announcement.total,
-                warnings=warnings, picked=True,
-            )  # fmt: skip
+            self._audit_announce(aid, player, said, announcement, warnings, picked=True)
         return aid, announcement
+
+    def _audit_announce(
+        self, aid: int, player: str, text: str, a: Announcement, warnings: list[str],
+        **more: Any,
+    ) -> None:  # fmt: skip
+        self._audit(
+            "announce", announcement=aid, player=player, text=text, notation=a.notation(),
+            total=a.total, warnings=warnings, **more,
+        )  # fmt: skip
 
     def bet(
         self, player: str, text: str, lang: str | None = None, key: str | None = None
