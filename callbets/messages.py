@@ -49,7 +49,7 @@ class Said(str):
         return (Said, (self.key, self.fields))
 
 
-def said(key: str, **fields: Any) -> Said:
+def said(key: str, /, **fields: Any) -> Said:
     """The message ``key`` with its fields (see ``grammar/messages.toml``)."""
     return Said(key, fields)
 
@@ -81,3 +81,8 @@ def message_in(message: object, lang: str) -> str:
     if isinstance(message, Said) and message.key in language_words("messages.toml", lang):
         return _format(message.key, message.fields, lang)
     return str(message)
+
+
+def say_in(lang: str, key: str, /, **fields: Any) -> str:
+    """The message ``key`` with its fields, said in ``lang``."""
+    return _format(key, fields, lang)

@@ -11,7 +11,7 @@ from ..errors import AnnouncementError
 from ..house import House, find_house
 from ..layout import BetKind, Position
 from ..limits import LimitError, check_limits
-from ..messages import message_in, said
+from ..messages import message_in, say_in
 from ..parse import parse
 from ..readback import call_line
 from ..settle import bets_for, call_results, settle
@@ -86,7 +86,7 @@ def _describe_settlement(data: dict[str, Any], names: list[str], lang: str) -> s
     line (which reads back)."""
 
     def say(key: str, **fields: object) -> str:
-        return message_in(said(key, **fields), lang)
+        return say_in(lang, key, **fields)
 
     def where(p: dict[str, Any]) -> Position:
         return Position(BetKind(p["bet"]), tuple(p["numbers"]))

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from ..errors import CallbetsError
 from ..grammar import LANGUAGES
 from ..house import DEFAULT_HOUSE, House
-from ..messages import message_in, said
+from ..messages import message_in, say_in
 from ..readback import readback
 from ..table import SpinReport, Table, default_path
 from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument, zero_choice_in
@@ -59,7 +59,7 @@ def _act(table: Table, args: argparse.Namespace) -> int:
     out = sys.stdout
 
     def say(key: str, **fields: object) -> str:  # in the table's language
-        return message_in(said(key, **fields), table.lang)
+        return say_in(table.lang, key, **fields)
 
     if action == "player":
         table.add_player(args.name)
