@@ -79,11 +79,7 @@ class Engine(Protocol):
     lang: str
 
     def open(self) -> Utterance:
-        """Start decoding an utterance."""
-        ...
-
-    def hear(self, pcm: bytes) -> Hearing:
-        """Recognise one whole utterance of 16 kHz mono 16-bit PCM."""
+        """Start decoding an utterance (:func:`hear_whole` decodes a whole one)."""
         ...
 
 

@@ -137,12 +137,6 @@ class VoskEngine:
         """Start decoding an utterance."""
         return VoskUtterance(self.recognizer(False), self.recognizer(True), self.notes())
 
-    def hear(self, pcm: bytes) -> Hearing:
-        """Recognise one whole utterance."""
-        from . import hear_whole
-
-        return hear_whole(self, pcm)
-
 
 class VoskUtterance:
     """One utterance fed to both recognisers as it arrives.

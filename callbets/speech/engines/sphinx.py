@@ -108,12 +108,6 @@ class PocketSphinxEngine:
         """Start decoding an utterance."""
         return SphinxUtterance(self.decoder, self.name)
 
-    def hear(self, pcm: bytes) -> Hearing:
-        """Recognise one whole utterance."""
-        from . import hear_whole
-
-        return hear_whole(self, pcm)
-
 
 class SphinxUtterance:
     """One utterance on the engine's decoder (one at a time)."""
