@@ -12,16 +12,15 @@ from __future__ import annotations
 import random
 import sys
 import time
-from pathlib import Path
 
-from callbets.table import Table, TableError
+from callbets.table import Table, TableError, exists
 
 ANNOUNCEMENTS = ["voisins à 2", "tiers à 1", "rouge à 10", "17 et les voisins", "pair à 4",
                  "finale 8/9 à 2", "orphelins", "colonne 34 à 3", "le 17 complet"]  # fmt: skip
 
 
-def table(path: Path) -> Table:
-    if path.exists():
+def table(path: str) -> Table:
+    if exists(path):
         return Table.open(path)
     t = Table.create(path, "venice-french", "fr")
     for name in ("rouge", "vert"):
@@ -29,7 +28,7 @@ def table(path: Path) -> Table:
     return t
 
 
-def hang_in_spin(path: Path) -> None:
+def hang_in_spin(path: str) -> None:
     t = table(path)
     t.bet("rouge", "voisins du zéro à 5")
     t.bet("vert", "rouge à 10")
@@ -43,7 +42,7 @@ def hang_in_spin(path: Path) -> None:
     t.spin(26)
 
 
-def evening(path: Path, seed: int) -> None:
+def evening(path: str, seed: int) -> None:
     rng = random.Random(seed)
     t = table(path)
     while True:
@@ -61,7 +60,7 @@ def evening(path: Path, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    target, mode = Path(sys.argv[1]), sys.argv[2]
+    target, mode = sys.argv[1], sys.argv[2]
     if mode == "hang-in-spin":
         hang_in_spin(target)
     else:

@@ -1,4 +1,5 @@
-"""The persistent table: transactions, exactly-once spins, audit, errors, crashes."""
+"""The persistent table: transactions, exactly-once spins, audit, errors, crashes; each test
+that is not about SQLite files runs on both backends (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,8 +28,8 @@ from .conftest import ROOT
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Table:
-    t = Table.create(tmp_path / "table.sqlite", "venice-french", "fr")
+def table(where: Callable[[str], str]) -> Table:
+    t = Table.create(where("table"), "venice-french", "fr")
     t.add_player("rouge")
     t.add_player("vert")
     return t
@@ -66,7 +68,7 @@ def test_spin_only_when_closed_and_only_once(table: Table):
     assert again.settlement.returned() == 20
     with pytest.raises(TableError, match="already settled on 1"):
         table.spin(2, round_no=1)
-    count = table.db.execute("SELECT count(*) FROM outcomes").fetchone()[0]
+    count = table.store.value("SELECT count(*) FROM outcomes WHERE table_id = :t")
     assert count == 1 and table.round == 2
 
 
@@ -157,8 +159,8 @@ def test_bad_input_changes_nothing(table: Table, player, text, error):
     assert table.state() == before
 
 
-def test_limits_refused_at_placement(tmp_path: Path):
-    t = Table.create(tmp_path / "fair.sqlite", "venice-fair", "fr")
+def test_limits_refused_at_placement(where: Callable[[str], str]):
+    t = Table.create(where("fair"), "venice-fair", "fr")
     t.add_player("bleu")
     with pytest.raises(LimitError, match="at least 5"):
         t.bet("bleu", "17 en plein")
@@ -173,10 +175,10 @@ def test_number_off_the_wheel(table: Table):
 
 def test_audit_is_append_only_and_exports(table: Table):
     table.bet("rouge", "tiers")
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        table.db.execute("UPDATE audit SET kind = 'x'")
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        table.db.execute("DELETE FROM audit")
+    with pytest.raises(TableError, match="append-only"):
+        table.store.rows("UPDATE audit SET kind = 'x' WHERE table_id = :t")
+    with pytest.raises(TableError, match="append-only"):
+        table.store.rows("DELETE FROM audit WHERE table_id = :t")
     with contextlib.suppress(AnnouncementError):
         table.bet("rouge", "blorp")
     out = io.StringIO()
@@ -185,10 +187,10 @@ def test_audit_is_append_only_and_exports(table: Table):
     assert events == ["open", "player", "player", "announce", "confirm", "refused"]
 
 
-def test_survives_reopen(table: Table, tmp_path: Path):
+def test_survives_reopen(table: Table, where: Callable[[str], str]):
     table.bet("rouge", "tiers")
     table.close_file()
-    again = Table.open(tmp_path / "table.sqlite")
+    again = Table.open(where("table"))
     assert again.state()["staked"] == 6 and again.house.name == "venice-french"
 
 
@@ -205,7 +207,9 @@ def test_corrupt_and_foreign_files(tmp_path: Path):
         Table.open(tmp_path / "missing.sqlite")
 
 
-def test_locked_file_is_a_clear_error(table: Table, tmp_path: Path):
+def test_locked_file_is_a_clear_error(tmp_path: Path):
+    table = Table.create(tmp_path / "table.sqlite", "venice-french", "fr")
+    table.add_player("rouge")
     locker = sqlite3.connect(tmp_path / "table.sqlite", isolation_level=None)
     locker.execute("BEGIN IMMEDIATE")
     try:
@@ -216,15 +220,15 @@ def test_locked_file_is_a_clear_error(table: Table, tmp_path: Path):
     table.bet("rouge", "tiers")
 
 
-def _child(path: Path, *args: str) -> subprocess.Popen[str]:
+def _child(path: str, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.table_child", str(path), *args],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
 
 
-def test_sigkill_inside_a_spin_loses_nothing_and_pays_once(tmp_path: Path):
-    path = tmp_path / "crash.sqlite"
+def test_sigkill_inside_a_spin_loses_nothing_and_pays_once(where: Callable[[str], str]):
+    path = where("crash")
     child = _child(path, "hang-in-spin")
     assert child.stdout is not None
     assert child.stdout.readline().strip() == "IN_SPIN", child.stderr.read() if child.stderr else ""
@@ -233,17 +237,18 @@ def test_sigkill_inside_a_spin_loses_nothing_and_pays_once(tmp_path: Path):
     t = Table.open(path)
     assert not t.is_open and t.round == 1  # the spin never happened
     assert (
-        len(t.open_bets()) == 8 and t.db.execute("SELECT count(*) FROM outcomes").fetchone()[0] == 0
+        len(t.open_bets()) == 8
+        and t.store.value("SELECT count(*) FROM outcomes WHERE table_id = :t") == 0
     )
     report = t.spin(26)  # the croupier enters it again
     assert report.settlement.returned("rouge") == 90
     t.spin(26, round_no=1)
-    assert t.db.execute("SELECT count(*) FROM outcomes").fetchone()[0] == 8
+    assert t.store.value("SELECT count(*) FROM outcomes WHERE table_id = :t") == 8
     assert t.round == 2 and t.open_bets() == []
 
 
-def test_random_sigkills_over_an_evening_keep_the_books(tmp_path: Path):
-    path = tmp_path / "evening.sqlite"
+def test_random_sigkills_over_an_evening_keep_the_books(where: Callable[[str], str]):
+    path = where("evening")
     rng = random.Random(7)
     for attempt in range(12):
         child = _child(path, "evening", str(attempt))
@@ -251,16 +256,21 @@ def test_random_sigkills_over_an_evening_keep_the_books(tmp_path: Path):
         os.kill(child.pid, signal.SIGKILL)
         child.communicate()
     t = Table.open(path)
-    rounds = [r for (r,) in t.db.execute("SELECT round FROM spins ORDER BY round")]
+    rounds = [r for (r,) in t.store.rows(
+        "SELECT round FROM spins WHERE table_id = :t ORDER BY round")]  # fmt: skip
     assert rounds == list(range(1, t.round)) and len(rounds) > 5
-    dup = t.db.execute("SELECT bet FROM outcomes GROUP BY bet HAVING count(*) > 1").fetchall()
+    dup = t.store.rows(
+        "SELECT bet FROM outcomes WHERE table_id = :t GROUP BY bet HAVING count(*) > 1"
+    )
     assert dup == []
-    unsettled = t.db.execute(
-        "SELECT count(*) FROM bets b WHERE status = 'settled' AND NOT EXISTS"
-        " (SELECT 1 FROM outcomes o WHERE o.bet = b.id)"
-    ).fetchone()[0]
+    unsettled = t.store.value(
+        "SELECT count(*) FROM bets b WHERE table_id = :t AND status = 'settled' AND NOT EXISTS"
+        " (SELECT 1 FROM outcomes o WHERE o.table_id = b.table_id AND o.bet = b.id)"
+    )
     assert unsettled == 0
-    for round_no, number, report in t.db.execute("SELECT round, number, report FROM spins"):
+    for round_no, number, report in t.store.rows(
+        "SELECT round, number, report FROM spins WHERE table_id = :t"
+    ):
         stored = json.loads(report)
         again = settle(t.settled_bets(round_no), number, t.house, stored["choices"])
         assert stored["returned"] == money(again.returned())

@@ -9,17 +9,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..console.lock import ConsoleLock
+from ..console.lock import ConsoleLock, DatabaseConsoleLock
 from ..grammar import LANGUAGES
 from ..house import DEFAULT_HOUSE
-from ..table import Table, default_path
+from ..table import Table, default_path, exists, location_of
+from ..table.postgres import PostgresStore
 
 
 def _table(args: argparse.Namespace) -> Table:
-    path = Path(args.table) if args.table else default_path()
-    if not path.exists():
+    path = location_of(args.table, default_path())
+    if not exists(path):
         table = Table.create(path, args.house or DEFAULT_HOUSE, args.lang or "fr", args.croupier)
-        print(f"new table at {path} ({table.house.name}, {table.lang})", file=sys.stderr)
+        print(f"new table at {table.location} ({table.house.name}, {table.lang})",
+              file=sys.stderr)  # fmt: skip
         return table
     table = Table.open(path).as_croupier(args.croupier)
     for option, asked, kept in (("--house", args.house, table.house.name),
@@ -43,10 +45,14 @@ def cmd_console(args: argparse.Namespace) -> int:
     from ..console.app import run
     from ..console.voice import Listener
 
-    path = Path(args.table) if args.table else default_path()
-    lock = ConsoleLock(path).acquire() if path.parent.is_dir() else None
+    path = location_of(args.table, default_path())
+    lock: ConsoleLock | DatabaseConsoleLock | None = None
+    if isinstance(path, Path) and path.parent.is_dir():
+        lock = ConsoleLock(path).acquire()
     try:
         table = _table(args)
+        if isinstance(table.store, PostgresStore):
+            lock = DatabaseConsoleLock(table.store).acquire()
         listener = None
         if speech_installed():
             listener = Listener(table.lang, table.house, args.engine, args.model)
@@ -71,8 +77,9 @@ def add_commands(sub: Any) -> None:
         epilog="example: callbets console --lang fr --table tonight.sqlite   (/help inside)",
     )
     c.add_argument(
-        "--table", metavar="FILE",
-        help=f"table file, made on first use (default: $CALLBETS_TABLE or {default_path()})",
+        "--table", metavar="FILE|URL",
+        help="table file, or postgresql://…/DB?table=NAME; made on first use "
+        f"(default: $CALLBETS_TABLE or {default_path()})",
     )  # fmt: skip
     c.add_argument(
         "--house", metavar="NAME", help=f"house for a new table (default: {DEFAULT_HOUSE})"

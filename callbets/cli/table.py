@@ -13,13 +13,13 @@ from ..grammar import LANGUAGES
 from ..house import DEFAULT_HOUSE, House
 from ..messages import message_in, say_in
 from ..readback import readback
-from ..table import SpinReport, Table, default_path
+from ..table import SpinReport, Table, default_path, location_of
 from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument, zero_choice_in
 
 
 # ---- callbets table ---------------------------------------------------------------
-def _table_path(args: argparse.Namespace) -> Path:
-    return Path(args.table) if args.table else default_path()
+def _table_path(args: argparse.Namespace) -> str | Path:
+    return location_of(args.table, default_path())
 
 
 READING = frozenset({"show", "audit", "verify", "backup"})
@@ -44,7 +44,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     action = args.action
     if action == "open":
         table = Table.create(_table_path(args), args.house, args.lang, args.croupier)
-        print(f"table opened at {table.path} ({table.house.name}, {table.lang})")
+        print(f"table opened at {table.location} ({table.house.name}, {table.lang})")
         return EXIT_OK
     table = _open(args)
     try:
@@ -121,7 +121,7 @@ def _act(table: Table, args: argparse.Namespace) -> int:
         return _verify(table)
     elif action == "backup":
         table.backup(Path(args.file))
-        print(f"{table.path} copied to {args.file}; check it with: "
+        print(f"{table.location} copied to {args.file}; check it with: "
               f"callbets table --table {args.file} verify")  # fmt: skip
     return EXIT_OK
 
@@ -145,11 +145,16 @@ def add_commands(sub: Any) -> None:
     t = sub.add_parser(
         "table",
         help="drive a persistent table (players, bets, spins, replays, audit)",
-        description="A table kept in a SQLite file: every action is one transaction and is "
-        "written to an append-only audit log.",
+        description="A table kept in an SQLite file, or in a PostgreSQL database that holds "
+        "the casino's tables (--table postgresql://HOST/DB?table=T12; make its schema first "
+        "with 'callbets db upgrade URL'): every action is one transaction and is written to "
+        "an append-only audit log.",
     )
     t.add_argument(
-        "--table", metavar="FILE", help=f"table file (default: $CALLBETS_TABLE or {default_path()})"
+        "--table",
+        metavar="FILE|URL",
+        help=f"table file or postgresql://…/DB?table=NAME (default: $CALLBETS_TABLE or "
+        f"{default_path()})",
     )
     t.add_argument(
         "--croupier",

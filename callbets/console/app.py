@@ -12,7 +12,6 @@ import os
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 
 from prompt_toolkit import PromptSession, print_formatted_text
 from prompt_toolkit.application import run_in_terminal
@@ -134,7 +133,7 @@ def show(fragments: Fragments, output: Output | None = None) -> None:
 
 def history_for(table: Table) -> History:
     """The command history kept beside the table file (in memory if that cannot be)."""
-    path = Path(f"{table.path}.history")
+    path = table.local_file(".history")
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
     except OSError:

@@ -15,9 +15,12 @@ import os
 import socket
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..errors import TableError
+
+if TYPE_CHECKING:
+    from ..table.postgres import PostgresStore
 
 
 class ConsoleLock:
@@ -59,3 +62,28 @@ class ConsoleLock:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+class DatabaseConsoleLock:
+    """The console lock of a table in a PostgreSQL database: the server holds it for the
+    console's connection, across every terminal of the casino, and drops it with the
+    connection."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self.store = store
+
+    def acquire(self) -> DatabaseConsoleLock:
+        """Take the lock.
+
+        :raises TableError: another console, on any terminal, holds it.
+        """
+        if not self.store.hold_console(True):
+            raise TableError(
+                f"{self.store.label} is already open in a console on another terminal; "
+                "close that one first (two consoles on one table would show different tables)"
+            )
+        return self
+
+    def release(self) -> None:
+        """Let the lock go (the server does it too when the connection ends)."""
+        self.store.hold_console(False)

@@ -120,9 +120,8 @@ class Session:
     def greeting(self) -> Fragments:
         """What is shown when the console starts (and where a restart left off)."""
         t, lang = self.table, self.lang
-        out = line(
-            say(lang, "greeting", house=t.house.name, table_lang=lang, path=t.path), "class:title"
-        )
+        greeting = say(lang, "greeting", house=t.house.name, table_lang=lang, path=t.location)
+        out = line(greeting, "class:title")
         if not t.players():
             out += line(say(lang, "no_players"), "class:dim")
         if not t.is_open:
@@ -151,7 +150,7 @@ class Session:
     def log_unexpected(self, text: str) -> str:
         """Write the traceback of an error callbets did not foresee to a file beside the
         table (owner-only); returns where."""
-        path = Path(f"{self.table.path}.log")
+        path = self.table.local_file(".log")
         entry = f"--- {datetime.now(UTC).isoformat()} line {text!r}\n{traceback.format_exc()}"
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -434,5 +433,5 @@ class Session:
             said = say(self.lang, "svg_announcement", player=self.pending.player, path=path)
             return line(said, "class:ok")
         chips = [(b.position, b.amount) for b in self.table.open_bets()]
-        path.write_text(svg(chips, f"table {self.table.path.name}"), encoding="utf-8")
+        path.write_text(svg(chips, f"table {self.table.name}"), encoding="utf-8")
         return line(say(self.lang, "svg_table", path=path), "class:ok")

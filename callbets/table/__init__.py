@@ -1,13 +1,28 @@
-"""The table: its state and books in a database file, every change one transaction.
+"""The table: its state and books in a database, every change one transaction.
 
 * :mod:`callbets.table.table`: :class:`Table`, what a croupier does to a table;
-* :mod:`callbets.table.sqlite`: the SQLite file (opening, schema, who may write it);
-* :mod:`callbets.table.chain`: the audit log's hash chain (tamper evidence).
+* :mod:`callbets.table.store`: the small interface a table is kept through, and where
+  a table's location (a path or a URL) leads;
+* :mod:`callbets.table.sqlite`: one table per SQLite file (the default; opening, schema,
+  who may write it);
+* :mod:`callbets.table.postgres`: many tables in one PostgreSQL database;
+* :mod:`callbets.table.chain`: the audit log's hash chain (tamper evidence);
+* :mod:`callbets.table.books`: the books checked again (``callbets table verify``).
 """
 
 from __future__ import annotations
 
 from ..errors import TableError
+from .store import exists, is_url, location_of
 from .table import SpinReport, Table, default_path, money
 
-__all__ = ["SpinReport", "Table", "TableError", "default_path", "money"]
+__all__ = [
+    "SpinReport",
+    "Table",
+    "TableError",
+    "default_path",
+    "exists",
+    "is_url",
+    "location_of",
+    "money",
+]

@@ -33,20 +33,21 @@ class Verification:
 
 def verify(table: Table) -> Verification:
     """Recompute the audit chain and the books of a table."""
-    rows = table.db.execute("SELECT id, ts, kind, payload, hash FROM audit ORDER BY id")
-    chain = check_chain(rows, audit_key())
+    chain = check_chain(table.store.audit_rows(), audit_key())
     problems = [*_announcements(table), *_settlements(table)]
-    spins = table.db.execute("SELECT count(*) FROM spins").fetchone()[0]
+    spins = table.store.value("SELECT count(*) FROM spins WHERE table_id = :t")
     return Verification(chain, tuple(problems), int(spins))
 
 
 def _announcements(table: Table) -> list[str]:
     """Each confirmed announcement's bets add up to its total."""
     out = []
-    rows = table.db.execute(
+    rows = table.store.rows(
         "SELECT a.id, a.total, coalesce(sum(b.amount), 0) FROM announcements a"
-        " LEFT JOIN bets b ON b.announcement = a.id AND b.prison = 0"
-        " WHERE a.status IN ('confirmed', 'undone', 'cleared') GROUP BY a.id ORDER BY a.id"
+        " LEFT JOIN bets b ON b.table_id = a.table_id AND b.announcement = a.id"
+        " AND b.prison = 0"
+        " WHERE a.table_id = :t AND a.status IN ('confirmed', 'undone', 'cleared')"
+        " GROUP BY a.id, a.total ORDER BY a.id"
     )
     for aid, total, placed in rows:
         if total != placed:
@@ -57,13 +58,13 @@ def _announcements(table: Table) -> list[str]:
 def _settlements(table: Table) -> list[str]:
     """Each spin settled once, its stored totals those of its bets settled again."""
     out = []
-    settled_twice = table.db.execute(
-        "SELECT bet, count(*) FROM outcomes GROUP BY bet HAVING count(*) > 1"
-    ).fetchall()
+    settled_twice = table.store.rows(
+        "SELECT bet, count(*) FROM outcomes WHERE table_id = :t GROUP BY bet HAVING count(*) > 1"
+    )
     out += [f"bet {bet} was settled {n} times" for bet, n in settled_twice]
-    for round_no, number, report in table.db.execute(
-        "SELECT round, number, report FROM spins ORDER BY round"
-    ).fetchall():
+    for round_no, number, report in table.store.rows(
+        "SELECT round, number, report FROM spins WHERE table_id = :t ORDER BY round"
+    ):
         try:
             stored = json.loads(report)
             bets = table.settled_bets(round_no)

@@ -1,4 +1,5 @@
-"""The table's SQLite file: its schema, how it is created and opened, and who may write it.
+"""The table's SQLite file (the default store): its schema, how it is created and opened,
+and who may write it.
 
 * A table file is recognised by its SQLite ``application_id`` (or, for files made before
   it was set, by its ``meta`` header), checked on a read-only connection **before any
@@ -9,23 +10,36 @@
 * A new file is created readable and writable by its owner only (0600), in a folder
   that must already exist.
 * Files made by an earlier version are brought up to date when opened for writing (the
-  audit chain, idempotency keys), in one transaction.
+  audit chain, idempotency keys, the ``table_id`` column the SQL of every backend names),
+  in one transaction; ``callbets db upgrade FILE`` does the same on its own.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from ..errors import TableError
 from .chain import GENESIS, audit_key, row_hash
+from .store import Row, Store
 
 APPLICATION_ID = 0x43424554
 """``PRAGMA application_id`` of a callbets table ("CBET")."""
-SCHEMA_VERSION = 2
-"""``PRAGMA user_version``: 1 had no audit chain nor idempotency keys."""
+SCHEMA_VERSION = 3
+"""``PRAGMA user_version``: 1 had no audit chain nor idempotency keys, 2 no ``table_id``."""
+TABLES = ("meta", "players", "announcements", "bets", "spins", "outcomes", "audit")
+SCOPE = "table_id TEXT NOT NULL DEFAULT ''"
+"""Every row's table; one file holds one table, so it is always empty here."""
+SCOPED_INDEXES = (
+    "CREATE UNIQUE INDEX IF NOT EXISTS announcements_by_table ON announcements(table_id, id)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS bets_by_table ON bets(table_id, id)",
+)
+"""A new announcement or bet is numbered from the table's highest number so far."""
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 TRIGGERS = (
@@ -38,10 +52,11 @@ TRIGGERS = (
 
 FORMAT = "callbets-table-1"
 
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE players (name TEXT PRIMARY KEY, created TEXT NOT NULL);
+SCHEMA = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL, {SCOPE});
+CREATE TABLE players (name TEXT PRIMARY KEY, created TEXT NOT NULL, {SCOPE});
 CREATE TABLE announcements (
+    {SCOPE},
     id INTEGER PRIMARY KEY,
     player TEXT NOT NULL REFERENCES players(name),
     text TEXT NOT NULL,
@@ -57,6 +72,7 @@ CREATE TABLE announcements (
 );
 CREATE UNIQUE INDEX one_announcement_per_key ON announcements(idem) WHERE idem IS NOT NULL;
 CREATE TABLE bets (
+    {SCOPE},
     id INTEGER PRIMARY KEY,
     announcement INTEGER NOT NULL REFERENCES announcements(id),
     call_index INTEGER NOT NULL,
@@ -70,12 +86,14 @@ CREATE TABLE bets (
 );
 CREATE INDEX open_bets ON bets(id) WHERE status = 'open';
 CREATE TABLE spins (
+    {SCOPE},
     round INTEGER PRIMARY KEY,
     number INTEGER NOT NULL CHECK (number BETWEEN 0 AND 36),
     created TEXT NOT NULL,
     report TEXT NOT NULL
 );
 CREATE TABLE outcomes (
+    {SCOPE},
     round INTEGER NOT NULL REFERENCES spins(round),
     bet INTEGER NOT NULL REFERENCES bets(id),
     result TEXT NOT NULL,
@@ -85,13 +103,14 @@ CREATE TABLE outcomes (
 );
 CREATE UNIQUE INDEX one_settlement_per_bet ON outcomes(bet);
 CREATE TABLE audit (
+    {SCOPE},
     id INTEGER PRIMARY KEY,
     ts TEXT NOT NULL,
     kind TEXT NOT NULL,
     payload TEXT NOT NULL,
     hash TEXT
 );
-""" + "".join(f"{t};\n" for t in TRIGGERS)
+""" + "".join(f"{t};\n" for t in (*TRIGGERS, *SCOPED_INDEXES))
 
 
 def db_error(path: Path, err: sqlite3.Error) -> TableError:
@@ -120,7 +139,66 @@ def new_private_file(path: Path, exists: str) -> None:
     os.close(fd)
 
 
-def create_db(path: Path) -> sqlite3.Connection:
+class SqliteStore(Store):
+    """A table kept in one SQLite file (WAL, ``synchronous=FULL``)."""
+
+    backend = "sqlite"
+
+    def __init__(self, db: sqlite3.Connection, path: Path, writable: bool) -> None:
+        self.db, self.path, self.writable = db, path, writable
+        self.label, self.table_id = str(path), ""
+
+    def rows(self, sql: str, **params: Any) -> list[Row]:
+        """Run one statement; its rows."""
+        try:
+            return self.db.execute(sql, self.params(params)).fetchall()
+        except sqlite3.Error as err:
+            raise db_error(self.path, err) from None
+
+    def many(self, sql: str, rows: Sequence[dict[str, Any]]) -> None:
+        """Run one statement for each set of parameters."""
+        try:
+            self.db.executemany(sql, [self.params(r) for r in rows])
+        except sqlite3.Error as err:
+            raise db_error(self.path, err) from None
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``: SQLite lets one writer in at a time."""
+        self._run("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._run("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+
+    def _run(self, statement: str) -> None:
+        try:
+            self.db.execute(statement)
+        except sqlite3.Error as err:
+            raise db_error(self.path, err) from None
+
+    def backup(self, target: Path) -> None:
+        """SQLite's online backup: unlike a plain copy of the file, it includes what is
+        still in the write-ahead log."""
+        new_private_file(target, f"{target} exists: a backup never overwrites a file")
+        copy = sqlite3.connect(target)
+        try:
+            self.db.backup(copy)
+        except sqlite3.Error as err:
+            copy.close()
+            target.unlink(missing_ok=True)
+            raise db_error(self.path, err) from None
+        copy.close()
+
+    def close(self) -> None:
+        """Close the file."""
+        self.db.close()
+
+
+def create_sqlite(path: Path) -> SqliteStore:
     """A new, empty table file (schema only), owner-only, in an existing folder.
 
     :raises TableError: the file exists, or the folder does not.
@@ -135,14 +213,43 @@ def create_db(path: Path) -> sqlite3.Connection:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as err:
         raise db_error(path, err) from None
-    return db
+    return SqliteStore(db, path, True)
 
 
-def open_db(path: Path, write: bool) -> sqlite3.Connection:
-    """Open an existing table file, checked before anything is written to it.
+def open_sqlite(path: Path, write: bool) -> SqliteStore:
+    """Open an existing table file, checked before anything is written to it; opened for
+    writing, a file of an earlier version is brought up to date.
 
-    :raises TableError: no such file, not a callbets table, damaged, or locked.
+    :raises TableError: no such file, not a callbets table, damaged, locked, or made by
+        a newer callbets.
     """
+    ro, version = _checked(path)
+    if not write:
+        return SqliteStore(ro, path, False)
+    ro.close()
+    try:
+        db = _writable(path)
+        if version < SCHEMA_VERSION:
+            _upgrade(db)
+    except sqlite3.Error as err:
+        raise db_error(path, err) from None
+    return SqliteStore(db, path, True)
+
+
+def upgrade_sqlite(path: Path) -> tuple[int, int]:
+    """Bring a table file's schema up to date; (version before, version after).
+
+    :raises TableError: as :func:`open_sqlite`.
+    """
+    ro, version = _checked(path)
+    ro.close()
+    open_sqlite(path, write=True).close()
+    return version, SCHEMA_VERSION
+
+
+def _checked(path: Path) -> tuple[sqlite3.Connection, int]:
+    """A read-only connection to a table file and its schema version, after SQLite's
+    quick check; nothing is written."""
     if not path.is_file():
         raise TableError(f"no table at {path}: open one with 'callbets table open'")
     with open(path, "rb") as f:
@@ -158,16 +265,12 @@ def open_db(path: Path, write: bool) -> sqlite3.Connection:
             raise TableError(f"{path} is damaged (SQLite quick check: {said})")
     except sqlite3.Error as err:
         raise db_error(path, err) from None
-    if not write:
-        return ro
-    ro.close()
-    try:
-        db = _writable(path)
-        if version < SCHEMA_VERSION:
-            _upgrade(db)
-    except sqlite3.Error as err:
-        raise db_error(path, err) from None
-    return db
+    if version > SCHEMA_VERSION:
+        raise TableError(
+            f"{path} was made by a newer callbets (schema {version}; this one knows "
+            f"{SCHEMA_VERSION}): upgrade callbets"
+        )
+    return ro, version
 
 
 def _recognise(db: sqlite3.Connection, path: Path) -> int:
@@ -193,26 +296,37 @@ def _writable(path: Path) -> sqlite3.Connection:
     return db
 
 
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+
+
 def _upgrade(db: sqlite3.Connection) -> None:
-    """Version 1 to 2: chain the existing audit rows, add idempotency keys."""
+    """Versions 1 and 2 to 3, in one transaction: chain the existing audit rows, add
+    idempotency keys, add the ``table_id`` column."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        columns = {r[1] for r in db.execute("PRAGMA table_info(audit)")}
-        if "hash" not in columns:
+        if "hash" not in _columns(db, "audit"):
             db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")
-        if "idem" not in {r[1] for r in db.execute("PRAGMA table_info(announcements)")}:
+        if "idem" not in _columns(db, "announcements"):
             db.execute("ALTER TABLE announcements ADD COLUMN idem TEXT")
             db.execute(
                 "CREATE UNIQUE INDEX one_announcement_per_key ON announcements(idem)"
                 " WHERE idem IS NOT NULL"
             )
+        for table in TABLES:
+            if "table_id" not in _columns(db, table):
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {SCOPE}")
+        for index in SCOPED_INDEXES:
+            db.execute(index)
         db.execute("DROP TRIGGER IF EXISTS audit_no_update")
         db.execute("DROP TRIGGER IF EXISTS audit_no_delete")
         previous, key = GENESIS, audit_key()
-        rows = db.execute("SELECT id, ts, kind, payload FROM audit ORDER BY id").fetchall()
-        for seq, ts, kind, payload in rows:
-            previous = row_hash(previous, seq, ts, kind, payload, key)
-            db.execute("UPDATE audit SET hash = ? WHERE id = ?", (previous, seq))
+        rows = db.execute("SELECT id, ts, kind, payload, hash FROM audit ORDER BY id").fetchall()
+        for seq, ts, kind, payload, stored in rows:  # version 1 rows have no hash yet
+            if stored is None:
+                stored = row_hash(previous, seq, ts, kind, payload, key)
+                db.execute("UPDATE audit SET hash = ? WHERE id = ?", (stored, seq))
+            previous = stored
         for trigger in TRIGGERS:
             db.execute(trigger)
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")

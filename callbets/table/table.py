@@ -1,11 +1,12 @@
-"""The table, kept in SQLite: players, bets, prison, spins and an append-only audit log.
+"""The table: players, bets, prison, spins and an append-only audit log, kept in a store
+(an SQLite file, or a PostgreSQL database of many tables: :mod:`callbets.table.store`).
 
-The only room that writes to disk.  Every change is one transaction (``BEGIN
-IMMEDIATE`` … ``COMMIT``) on a WAL database with ``synchronous=FULL``, so a process
-killed at any moment leaves the table as it was before or after the change, never in
-between.  A spin is settled exactly once: it needs the table closed for betting, and
-the transaction that writes its outcomes also reopens the table and moves to the next
-round, so entering it again (or again after a crash) cannot pay twice.
+The only room that writes to the database.  Every change is one transaction that has the
+table to itself, so a process killed at any moment leaves the table as it was before or
+after the change, never in between.  A spin is settled exactly once: it needs the table
+closed for betting, and the transaction that writes its outcomes also reopens the table
+and moves to the next round, so entering it again (or again after a crash) cannot pay
+twice.
 
 The house profile is copied into the file when the table is opened, so the table keeps
 its rules even if the shipped profiles change.
@@ -13,21 +14,19 @@ its rules even if the shipped profiles change.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import os
 import socket
-import sqlite3
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
 from ..announcement import Announcement, PlacedCall, parse_notation
 from ..errors import AnnouncementError, CallbetsError, TableError
@@ -41,15 +40,23 @@ from ..replay import Replay, replay
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
 from .books import Verification, verify
 from .chain import GENESIS, audit_key, row_hash
-from .sqlite import FORMAT, create_db, db_error, new_private_file, open_db
+from .sqlite import FORMAT
+from .store import Store, create_store, is_url, open_store
 
 
-def default_path() -> Path:
-    """``$CALLBETS_TABLE``, else ``$XDG_DATA_HOME/callbets/table.sqlite`` (``~/.local/share``)."""
-    if os.environ.get("CALLBETS_TABLE"):
-        return Path(os.environ["CALLBETS_TABLE"])
+def data_folder() -> Path:
+    """``$XDG_DATA_HOME/callbets`` (``~/.local/share/callbets``)."""
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data) / "callbets" / "table.sqlite"
+    return Path(data) / "callbets"
+
+
+def default_path() -> str | Path:
+    """``$CALLBETS_TABLE`` (a file or a PostgreSQL URL), else the file ``table.sqlite`` in
+    :func:`data_folder`."""
+    found = os.environ.get("CALLBETS_TABLE")
+    if found:
+        return found if is_url(found) else Path(found)
+    return data_folder() / "table.sqlite"
 
 
 def terminal() -> str:
@@ -137,8 +144,9 @@ class SpinReport:
         }
 
 
-T = TypeVar("T")
-
+_NEXT_ANNOUNCEMENT = "(SELECT coalesce(max(id), 0) + 1 FROM announcements WHERE table_id = :t)"
+_NEXT_BET = "(SELECT coalesce(max(id), 0) + 1 FROM bets WHERE table_id = :t)"
+"""Each table numbers its own announcements and bets (under the transaction's lock)."""
 NOTATION_ORIGINS = frozenset({"replay", "reading"})
 """Announcements recorded as notation: replays, and readings picked among several."""
 MAX_NAME = 40
@@ -153,50 +161,19 @@ def _utf8(text: str) -> bool:
     return True
 
 
-def _translate(path_of: Callable[..., Path], method: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(method)
-    def guarded(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(*args, **kwargs)
-        except sqlite3.Error as err:
-            raise db_error(path_of(*args, **kwargs), err) from None
-
-    return guarded
-
-
-def _sqlite_errors_as_table_errors(cls: type[T]) -> type[T]:
-    """Wrap every public method and property: an SQLite error becomes a TableError."""
-
-    def own(self: Any, *args: Any, **kwargs: Any) -> Path:
-        return Path(self.path)
-
-    def given(cls_: Any, path: Path, *args: Any, **kwargs: Any) -> Path:
-        return path
-
-    for name, attr in list(vars(cls).items()):
-        if name.startswith("_"):
-            continue
-        if isinstance(attr, classmethod):
-            setattr(cls, name, classmethod(_translate(given, attr.__func__)))
-        elif isinstance(attr, property) and attr.fget is not None:
-            setattr(cls, name, property(_translate(own, attr.fget)))
-        elif callable(attr):
-            setattr(cls, name, _translate(own, attr))
-    return cls
-
-
-@_sqlite_errors_as_table_errors
 class Table:
-    """A persistent roulette table.  Open one with :meth:`create` or :meth:`open`.
+    """A persistent roulette table.  Open one with :meth:`create` or :meth:`open`, at a
+    path (an SQLite file) or a URL (``postgresql://…/casino?table=T12``).
 
-    Every method turns an SQLite error (a locked, read-only or damaged file) into a
-    :class:`TableError` with the reason in a croupier's words.
+    Every method turns a database error (a locked, read-only, damaged or unreachable
+    database) into a :class:`TableError` with the reason in a croupier's words.
     """
 
-    def __init__(self, db: sqlite3.Connection, path: Path, writable: bool = True) -> None:
-        self.db = db
-        self.path = path
-        self.writable = writable
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.location = store.label
+        """Where the table is: its file, or its URL without the password."""
+        self.writable = store.writable
         """False for a table opened read-only (``show``, ``audit``, ``verify``)."""
         self.who: dict[str, str] = {"terminal": terminal()}
         """Who acts, written into every audit row (see :meth:`as_croupier`)."""
@@ -205,18 +182,23 @@ class Table:
             self.house = house_from_dict(profile, self._meta("house"))
         except (ValueError, CallbetsError) as err:
             raise TableError(
-                f"{path} is damaged: its house profile cannot be read ({err})"
+                f"{self.location} is damaged: its house profile cannot be read ({err})"
             ) from None
         self.lang = self._meta("lang")
         if self.lang not in LANGUAGES:
-            raise TableError(f"{path} is damaged: unknown language '{self.lang}' in its header")
+            raise TableError(
+                f"{self.location} is damaged: unknown language '{self.lang}' in its header"
+            )
 
     # ---- opening -------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path, house_name: str, lang: str, croupier: str | None = None) -> Table:
-        """Make a new table file with a house and a language (readable by its owner only).
+    def create(
+        cls, location: str | Path, house_name: str, lang: str, croupier: str | None = None
+    ) -> Table:
+        """Make a new table with a house and a language: a file (readable by its owner
+        only), or a table in a PostgreSQL database (``…?table=T12``).
 
-        :raises TableError: the file exists, its folder does not, or it cannot be written.
+        :raises TableError: the table exists, its folder does not, or it cannot be written.
         :raises HouseError: no such house.
         """
         house = find_house(house_name)
@@ -226,9 +208,9 @@ class Table:
                 "or set $CALLBETS_CROUPIER"
             )
         profile = tomllib.loads(house_file_text(house_name))
-        db = create_db(path)
+        store = create_store(location)
         table = cls.__new__(cls)
-        table.db, table.path, table.writable = db, path, True
+        table.store, table.location, table.writable = store, store.label, True
         table.who = {"terminal": terminal()}
         table.as_croupier(croupier)
         with table._transaction():
@@ -241,23 +223,45 @@ class Table:
                 "round": "1",
                 "created": _now(),
             }
-            db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-            table._audit("open", house=house.name, lang=lang, file=str(path))
-        return cls(db, path).as_croupier(croupier)
+            store.many(
+                "INSERT INTO meta (table_id, key, value) VALUES (:t, :key, :value)",
+                [{"key": k, "value": v} for k, v in meta.items()],
+            )
+            table._audit("open", house=house.name, lang=lang, file=store.label)
+        return cls(store).as_croupier(croupier)
 
     @classmethod
-    def open(cls, path: Path, write: bool = True) -> Table:
-        """Open an existing table file; ``write=False`` opens it read-only.
+    def open(cls, location: str | Path, write: bool = True) -> Table:
+        """Open an existing table (a file or a URL); ``write=False`` opens it read-only.
 
-        Nothing is written to a file before it is known to be a callbets table.
+        Nothing is written to a database before it is known to hold a callbets table.
 
-        :raises TableError: no such file, not a callbets table, damaged or locked.
+        :raises TableError: no such table, not a callbets table, damaged, locked, or
+            unreachable.
         """
-        return cls(open_db(path, write), path, write)
+        return cls(open_store(location, write))
+
+    @property
+    def name(self) -> str:
+        """A short name: the table's id in a database of many, else its file's name."""
+        return self.store.table_id or Path(self.location).name
+
+    def local_file(self, suffix: str) -> Path:
+        """A file of this terminal that goes with the table (its console's log and
+        history): beside an SQLite file, in :func:`data_folder` for a database's table."""
+        if self.store.backend == "sqlite":
+            return Path(f"{self.location}{suffix}")
+        return data_folder() / f"{self.store.table_id}{suffix}"
 
     def close_file(self) -> None:
         """Close the database connection."""
-        self.db.close()
+        self.store.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close_file()
 
     def as_croupier(self, name: str | None) -> Table:
         """Name the croupier who acts from now on: every audit row records it with the
@@ -278,57 +282,50 @@ class Table:
 
         :raises TableError: the target exists or cannot be written.
         """
-        new_private_file(target, f"{target} exists: a backup never overwrites a file")
-        copy = sqlite3.connect(target)
-        try:
-            self.db.backup(copy)
-        except sqlite3.Error:
-            copy.close()
-            target.unlink(missing_ok=True)
-            raise
-        copy.close()
-        log.info("%s backed up to %s", self.path.name, target)
+        self.store.backup(target)
+        log.info("%s backed up to %s", self.name, target)
 
     # ---- low level -------------------------------------------------------------
     def _meta(self, key: str) -> str:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            raise TableError(f"{self.path} is damaged: no '{key}' in its header")
-        return str(row[0])
+        value = self.store.value("SELECT value FROM meta WHERE table_id = :t AND key = :key",
+                                 key=key)  # fmt: skip
+        if value is None:
+            raise TableError(f"{self.location} is damaged: no '{key}' in its header")
+        return str(value)
 
     def _set_meta(self, key: str, value: str) -> None:
-        self.db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+        self.store.rows("UPDATE meta SET value = :value WHERE table_id = :t AND key = :key",
+                        key=key, value=value)  # fmt: skip
 
     def _audit(self, event: str, **payload: Any) -> None:
         """Append one row to the audit log, chained to the row before it (and say it in
         the ``callbets.table`` log)."""
-        last = self.db.execute("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1").fetchone()
+        last = self.store.one(
+            "SELECT id, hash FROM audit WHERE table_id = :t ORDER BY id DESC LIMIT 1"
+        )
         seq, previous = (last[0] + 1, last[1] or GENESIS) if last else (1, GENESIS)
         ts, body = _now(), json.dumps({**payload, "by": self.who}, ensure_ascii=False)
-        self.db.execute(
-            "INSERT INTO audit (id, ts, kind, payload, hash) VALUES (?, ?, ?, ?, ?)",
-            (seq, ts, event, body, row_hash(previous, seq, ts, event, body, audit_key())),
-        )
-        log.info("%s #%d %s %s", self.path.name, seq, event, body)
+        self.store.rows(
+            "INSERT INTO audit (table_id, id, ts, kind, payload, hash)"
+            " VALUES (:t, :seq, :ts, :kind, :payload, :hash)",
+            seq=seq, ts=ts, kind=event, payload=body,
+            hash=row_hash(previous, seq, ts, event, body, audit_key()),
+        )  # fmt: skip
+        log.info("%s #%d %s %s", self.name, seq, event, body)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         if not self.writable:
-            raise TableError(f"{self.path} was opened read-only")
+            raise TableError(f"{self.location} was opened read-only")
         house = getattr(self, "house", None)
         if house is not None and house.require_croupier and "croupier" not in self.who:
             raise TableError(
                 f"{house.name} asks who the croupier is: give --croupier NAME "
                 "or set $CALLBETS_CROUPIER"
             )
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.store.transaction():
             yield
             self._before_commit()
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
 
     def _before_commit(self) -> None:
         """Called inside every transaction just before it commits (a seam for crash tests)."""
@@ -348,7 +345,7 @@ class Table:
             raise TableError(said("betting_closed"))
 
     def _need_player(self, player: str) -> None:
-        if not self.db.execute("SELECT 1 FROM players WHERE name = ?", (player,)).fetchone():
+        if not self._seated(player):
             raise TableError(said("unknown_player", player=player))
 
     # ---- players and bets -------------------------------------------------------
@@ -365,14 +362,22 @@ class Table:
                 f"a player's name is up to {MAX_NAME} printable characters, without ':'"
             )
         with self._transaction():
-            if self.db.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone():
+            if self._seated(name):
                 raise TableError(f"'{name}' is already at the table")
-            self.db.execute("INSERT INTO players VALUES (?, ?)", (name, _now()))
+            self.store.rows(
+                "INSERT INTO players (table_id, name, created) VALUES (:t, :name, :now)",
+                name=name, now=_now(),
+            )  # fmt: skip
             self._audit("player", name=name)
 
     def players(self) -> list[str]:
         """Players at the table, in the order they sat down."""
-        return [r[0] for r in self.db.execute("SELECT name FROM players ORDER BY rowid")]
+        return [r[0] for r in self.store.rows(
+            "SELECT name FROM players WHERE table_id = :t ORDER BY rowid")]  # fmt: skip
+
+    def _seated(self, name: str) -> bool:
+        return bool(self.store.one(
+            "SELECT 1 FROM players WHERE table_id = :t AND name = :name", name=name))  # fmt: skip
 
     def _parse(self, text: str, lang: str | None) -> tuple[Announcement, list[str]]:
         announcement = parse(text, lang or self.lang, self.house)
@@ -427,9 +432,10 @@ class Table:
 
         :raises TableError: the key was used for another announcement.
         """
-        row = self.db.execute(
-            "SELECT id, status, player, text FROM announcements WHERE idem = ?", (key,)
-        ).fetchone()
+        row = self.store.one(
+            "SELECT id, status, player, text FROM announcements WHERE table_id = :t"
+            " AND idem = :key", key=key,
+        )  # fmt: skip
         if row is None:
             return None
         if (row[2], row[3]) != (player, text):
@@ -440,27 +446,28 @@ class Table:
         self, player: str, text: str, lang: str | None, a: Announcement, status: str,
         origin: str | None = None, key: str | None = None,
     ) -> int:  # fmt: skip
-        cur = self.db.execute(
-            "INSERT INTO announcements (player, text, lang, notation, total, round, status,"
-            " origin, idem, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (player, text, lang or self.lang, a.notation(), a.total, self.round, status,
-             origin, key, _now()),
-        )  # fmt: skip
-        aid = cur.lastrowid
-        assert aid is not None
+        aid = int(self.store.value(
+            "INSERT INTO announcements (table_id, id, player, text, lang, notation, total,"
+            f" round, status, origin, idem, created) VALUES (:t, {_NEXT_ANNOUNCEMENT}, :player,"
+            " :text, :lang, :notation, :total, :round, :status, :origin, :key, :now)"
+            " RETURNING id",
+            player=player, text=text, lang=lang or self.lang, notation=a.notation(),
+            total=a.total, round=self.round, status=status, origin=origin, key=key, now=_now(),
+        ))  # fmt: skip
         if status == "confirmed":
             self._insert_bets(aid, a.calls)
         return aid
 
     def _insert_bets(self, aid: int, calls: tuple[PlacedCall, ...]) -> None:
-        for i, call in enumerate(calls):
-            for p in call.placements:
-                self.db.execute(
-                    "INSERT INTO bets (announcement, call_index, call, kind, numbers, amount,"
-                    " round, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'open')",
-                    (aid, i, call.name, p.position.kind.value,
-                     json.dumps(p.position.numbers), p.amount, self.round),
-                )  # fmt: skip
+        round_no = self.round
+        self.store.many(
+            "INSERT INTO bets (table_id, id, announcement, call_index, call, kind, numbers,"
+            f" amount, round, status) VALUES (:t, {_NEXT_BET}, :aid, :i, :call, :kind, :numbers,"
+            " :amount, :round, 'open')",
+            [{"aid": aid, "i": i, "call": call.name, "kind": p.position.kind.value,
+              "numbers": json.dumps(p.position.numbers), "amount": p.amount, "round": round_no}
+             for i, call in enumerate(calls) for p in call.placements],
+        )  # fmt: skip
 
     def confirm(self, aid: int) -> Announcement:
         """Confirm a pending announcement: its chips go on the layout.  Confirming one
@@ -476,7 +483,7 @@ class Table:
             announcement = self._read_stored(aid)
             # the layout may have changed since it was announced (another player, a replay)
             check_limits(announcement, self.house, self.on_layout())
-            self.db.execute("UPDATE announcements SET status = 'confirmed' WHERE id = ?", (aid,))
+            self._set_status(aid, "confirmed")
             self._insert_bets(aid, announcement.calls)
             self._audit(
                 "confirm", announcement=aid, player=player, notation=announcement.notation()
@@ -487,18 +494,27 @@ class Table:
         """Drop a pending announcement (annule / annulla / cancel)."""
         with self._transaction():
             player = self._pending(aid)
-            self.db.execute("UPDATE announcements SET status = 'cancelled' WHERE id = ?", (aid,))
+            self._set_status(aid, "cancelled")
             self._audit("cancel", announcement=aid, player=player)
 
     def _status(self, aid: int) -> str | None:
-        row = self.db.execute("SELECT status FROM announcements WHERE id = ?", (aid,)).fetchone()
-        return str(row[0]) if row else None
+        found = self.store.value(
+            "SELECT status FROM announcements WHERE table_id = :t AND id = :aid", aid=aid
+        )
+        return None if found is None else str(found)
+
+    def _set_status(self, aid: int, status: str) -> None:
+        self.store.rows(
+            "UPDATE announcements SET status = :status WHERE table_id = :t AND id = :aid",
+            aid=aid, status=status,
+        )  # fmt: skip
 
     def _pending(self, aid: int) -> str:
         """The player of an announcement waiting for confirmation."""
-        row = self.db.execute(
-            "SELECT player FROM announcements WHERE id = ? AND status = 'pending'", (aid,)
-        ).fetchone()
+        row = self.store.one(
+            "SELECT player FROM announcements WHERE table_id = :t AND id = :aid"
+            " AND status = 'pending'", aid=aid,
+        )  # fmt: skip
         if row is None:
             raise TableError(f"no announcement {aid} waiting for confirmation")
         return str(row[0])
@@ -506,9 +522,12 @@ class Table:
     def _read_stored(self, aid: int) -> Announcement:
         """An announcement as recorded: its text in its language, or its notation for a
         replay or a reading picked among several (``origin`` says which)."""
-        row = self.db.execute(
-            "SELECT text, lang, origin FROM announcements WHERE id = ?", (aid,)
-        ).fetchone()
+        row = self.store.one(
+            "SELECT text, lang, origin FROM announcements WHERE table_id = :t AND id = :aid",
+            aid=aid,
+        )  # fmt: skip
+        if row is None:
+            raise TableError(f"no announcement {aid}")
         text, lang, origin = row
         if origin and str(origin).split(":")[0] in NOTATION_ORIGINS:
             return parse_notation(str(text), self.house)
@@ -561,19 +580,18 @@ class Table:
         """
         with self._transaction():
             self._need_open()
-            row = self.db.execute(
-                "SELECT id, player FROM announcements WHERE status = 'confirmed' AND round = ?"
-                " ORDER BY id DESC LIMIT 1",
-                (self.round,),
-            ).fetchone()
+            row = self.store.one(
+                "SELECT id, player FROM announcements WHERE table_id = :t"
+                " AND status = 'confirmed' AND round = :round ORDER BY id DESC LIMIT 1",
+                round=self.round,
+            )  # fmt: skip
             if row is None:
                 raise TableError(said("nothing_to_undo"))
-            self.db.execute("UPDATE announcements SET status = 'undone' WHERE id = ?", (row[0],))
-            self.db.execute(
-                "UPDATE bets SET status = 'removed' WHERE announcement = ? AND status = 'open'"
-                " AND prison = 0",
-                (row[0],),
-            )
+            self._set_status(row[0], "undone")
+            self.store.rows(
+                "UPDATE bets SET status = 'removed' WHERE table_id = :t AND announcement = :aid"
+                " AND status = 'open' AND prison = 0", aid=row[0],
+            )  # fmt: skip
             self._audit("undo", announcement=row[0], player=row[1])
             return int(row[0])
 
@@ -582,18 +600,19 @@ class Table:
         with self._transaction():
             self._need_open()
             self._need_player(player)
-            cur = self.db.execute(
-                "UPDATE bets SET status = 'removed' WHERE status = 'open' AND prison = 0 AND"
-                " round = ? AND announcement IN (SELECT id FROM announcements WHERE player = ?)",
-                (self.round, player),
-            )
-            self.db.execute(
-                "UPDATE announcements SET status = 'cleared' WHERE player = ? AND round = ?"
-                " AND status = 'confirmed'",
-                (player, self.round),
-            )
-            self._audit("clear", player=player, bets=cur.rowcount)
-            return cur.rowcount
+            removed = len(self.store.rows(
+                "UPDATE bets SET status = 'removed' WHERE table_id = :t AND status = 'open'"
+                " AND prison = 0 AND round = :round AND announcement IN (SELECT id FROM"
+                " announcements WHERE table_id = :t AND player = :player) RETURNING id",
+                round=self.round, player=player,
+            ))  # fmt: skip
+            self.store.rows(
+                "UPDATE announcements SET status = 'cleared' WHERE table_id = :t"
+                " AND player = :player AND round = :round AND status = 'confirmed'",
+                round=self.round, player=player,
+            )  # fmt: skip
+            self._audit("clear", player=player, bets=removed)
+            return removed
 
     # ---- the spin -----------------------------------------------------------------
     def close(self) -> list[tuple[int, str, str]]:
@@ -607,8 +626,9 @@ class Table:
             self._need_open()
             dropped = self.pending()
             pending = len(dropped)
-            self.db.execute(
-                "UPDATE announcements SET status = 'cancelled' WHERE status = 'pending'"
+            self.store.rows(
+                "UPDATE announcements SET status = 'cancelled' WHERE table_id = :t"
+                " AND status = 'pending'"
             )
             self._set_meta("state", "closed")
             self._audit("close", round=self.round, pending_dropped=pending)
@@ -616,11 +636,12 @@ class Table:
 
     def open_bets(self) -> list[Bet]:
         """The bets on the layout now (prison included)."""
-        rows = self.db.execute(
+        rows = self.store.rows(
             "SELECT b.id, a.player, b.kind, b.numbers, b.amount, b.call, b.announcement,"
-            " b.call_index, b.prison FROM bets b JOIN announcements a ON a.id = b.announcement"
-            " WHERE b.status = 'open' ORDER BY b.id"
-        ).fetchall()
+            " b.call_index, b.prison FROM bets b JOIN announcements a ON a.table_id = b.table_id"
+            " AND a.id = b.announcement WHERE b.table_id = :t AND b.status = 'open'"
+            " ORDER BY b.id"
+        )
         return [_bet_from_row(r) for r in rows]
 
     def spin(
@@ -652,9 +673,7 @@ class Table:
         return report
 
     def _stored_spin(self, round_no: int, number: int) -> SpinReport:
-        row = self.db.execute(
-            "SELECT number, report FROM spins WHERE round = ?", (round_no,)
-        ).fetchone()
+        row = self._spin_row(round_no)
         if row is None:
             raise TableError(f"round {round_no} has no spin")
         if row[0] != number:
@@ -670,12 +689,13 @@ class Table:
 
     def settled_bets(self, round_no: int) -> list[Bet]:
         """The bets as they stood when a round was settled."""
-        rows = self.db.execute(
+        rows = self.store.rows(
             "SELECT b.id, a.player, b.kind, b.numbers, b.amount, b.call, b.announcement,"
-            " b.call_index, b.prison FROM outcomes o JOIN bets b ON b.id = o.bet"
-            " JOIN announcements a ON a.id = b.announcement WHERE o.round = ? ORDER BY b.id",
-            (round_no,),
-        ).fetchall()
+            " b.call_index, b.prison FROM outcomes o"
+            " JOIN bets b ON b.table_id = o.table_id AND b.id = o.bet"
+            " JOIN announcements a ON a.table_id = b.table_id AND a.id = b.announcement"
+            " WHERE o.table_id = :t AND o.round = :round ORDER BY b.id", round=round_no,
+        )  # fmt: skip
         return [_bet_from_row(r) for r in rows]
 
     def _settle(self, number: int, choices: Mapping[str, str], last_spin: bool) -> SpinReport:
@@ -687,24 +707,29 @@ class Table:
         data["choices"] = dict(choices)
         data["last_spin"] = last_spin
         summary = {k: v for k, v in data.items() if k not in ("outcomes", "to_place")}
-        self.db.execute(
-            "INSERT INTO spins VALUES (?, ?, ?, ?)", (round_no, number, _now(), json.dumps(summary))
-        )
-        self.db.executemany(
-            "INSERT INTO outcomes VALUES (?, ?, ?, ?, ?)",
-            [(round_no, int(o.bet.id), o.result, str(o.paid), str(o.returned))
-             for o in settlement.outcomes],
+        self.store.rows(
+            "INSERT INTO spins (table_id, round, number, created, report)"
+            " VALUES (:t, :round, :number, :now, :report)",
+            round=round_no, number=number, now=_now(), report=json.dumps(summary),
         )  # fmt: skip
-        self.db.executemany(
-            "UPDATE bets SET status = 'settled' WHERE id = ?",
-            [(int(o.bet.id),) for o in settlement.outcomes],
+        self.store.many(
+            "INSERT INTO outcomes (table_id, round, bet, result, paid, returned)"
+            " VALUES (:t, :round, :bet, :result, :paid, :returned)",
+            [{"round": round_no, "bet": int(o.bet.id), "result": o.result,
+              "paid": str(o.paid), "returned": str(o.returned)} for o in settlement.outcomes],
+        )  # fmt: skip
+        self.store.many(
+            "UPDATE bets SET status = 'settled' WHERE table_id = :t AND id = :bet",
+            [{"bet": int(o.bet.id)} for o in settlement.outcomes],
         )
-        self.db.executemany(
-            "INSERT INTO bets (announcement, call_index, call, kind, numbers, amount, prison,"
-            " round, status) SELECT announcement, call_index, call, ?, ?, ?, ?, ?, 'open'"
-            " FROM bets WHERE id = ?",
-            [(o.kept.position.kind.value, json.dumps(o.kept.position.numbers), o.kept.amount,
-              o.kept.prison, round_no + 1, int(o.bet.id))
+        self.store.many(
+            "INSERT INTO bets (table_id, id, announcement, call_index, call, kind, numbers,"
+            f" amount, prison, round, status) SELECT table_id, {_NEXT_BET}, announcement,"
+            " call_index, call, :kind, :numbers, :amount, :prison, :round, 'open' FROM bets"
+            " WHERE table_id = :t AND id = :bet",
+            [{"kind": o.kept.position.kind.value, "numbers": json.dumps(o.kept.position.numbers),
+              "amount": o.kept.amount, "prison": o.kept.prison, "round": round_no + 1,
+              "bet": int(o.bet.id)}
              for o in settlement.outcomes if o.kept is not None],
         )  # fmt: skip
         self._set_meta("round", str(round_no + 1))
@@ -725,9 +750,10 @@ class Table:
             last = self.round - 1
             origin = f"replay:{aid}.{call_index}:{kind}"
             player, announcement = self.announcement(aid)
-            if self.db.execute(
-                "SELECT 1 FROM announcements WHERE origin LIKE ?", (f"replay:{aid}.{call_index}:%",)
-            ).fetchone():
+            if self.store.one(
+                "SELECT 1 FROM announcements WHERE table_id = :t AND origin LIKE :origin",
+                origin=f"replay:{aid}.{call_index}:%",
+            ):  # fmt: skip
                 raise TableError(f"announcement {aid} was already replayed")
             calls = announcement.calls
             if not 0 <= call_index < len(calls):
@@ -747,9 +773,7 @@ class Table:
         return done
 
     def _call_result(self, round_no: int, aid: int, call_index: int) -> CallResult:
-        row = self.db.execute(
-            "SELECT number, report FROM spins WHERE round = ?", (round_no,)
-        ).fetchone()
+        row = self._spin_row(round_no)
         if row is None:
             raise TableError("no spin yet: a replay follows a win")
         report = self._report_from_json(json.loads(row[1]))
@@ -762,26 +786,34 @@ class Table:
     # ---- reading -------------------------------------------------------------------
     def last_spin(self) -> SpinReport | None:
         """The settlement of the last spin, or None before the first spin."""
-        row = self.db.execute("SELECT report FROM spins WHERE round = ?", (self.round - 1,))
-        found = row.fetchone()
-        return self._report_from_json(json.loads(found[0])) if found else None
+        found = self._spin_row(self.round - 1)
+        return self._report_from_json(json.loads(found[1])) if found else None
+
+    def _spin_row(self, round_no: int) -> tuple[int, str] | None:
+        """(number, stored report) of a settled round."""
+        row = self.store.one(
+            "SELECT number, report FROM spins WHERE table_id = :t AND round = :round",
+            round=round_no,
+        )  # fmt: skip
+        return None if row is None else (int(row[0]), str(row[1]))
 
     def announcement(self, aid: int) -> tuple[str, Announcement]:
         """(player, announcement as placed) of a recorded announcement.
 
         :raises TableError: no such announcement.
         """
-        row = self.db.execute(
-            "SELECT player, text, lang, origin FROM announcements WHERE id = ?", (aid,)
-        ).fetchone()
-        if row is None:
+        player = self.store.value(
+            "SELECT player FROM announcements WHERE table_id = :t AND id = :aid", aid=aid
+        )
+        if player is None:
             raise TableError(f"no announcement {aid}")
-        return str(row[0]), self._read_stored(aid)
+        return str(player), self._read_stored(aid)
 
     def pending(self) -> list[tuple[int, str, str]]:
         """Announcements waiting for confirmation: (id, player, text), oldest first."""
-        rows = self.db.execute(
-            "SELECT id, player, text FROM announcements WHERE status = 'pending' ORDER BY id"
+        rows = self.store.rows(
+            "SELECT id, player, text FROM announcements WHERE table_id = :t"
+            " AND status = 'pending' ORDER BY id"
         )
         return [(int(i), str(p), str(t)) for i, p, t in rows]
 
@@ -798,9 +830,12 @@ class Table:
                 {"id": int(b.id), "call": b.call, "bet": b.position.kind.value,
                  "numbers": list(b.position.numbers), "amount": b.amount, "prison": b.prison}
             )  # fmt: skip
-        spins = self.db.execute("SELECT round, number FROM spins ORDER BY round").fetchall()
+        spins = self.store.rows(
+            "SELECT round, number FROM spins WHERE table_id = :t ORDER BY round"
+        )
         return {
-            "file": str(self.path),
+            "file": self.location,
+            "table": self.name,
             "house": self.house.name,
             "lang": self.lang,
             "betting": "open" if self.is_open else "closed",
@@ -818,9 +853,7 @@ class Table:
         the payload as text; ``verify`` says what is wrong with it.
         """
         count = 0
-        for aid, ts, kind, payload, digest in self.db.execute(
-            "SELECT id, ts, kind, payload, hash FROM audit ORDER BY id"
-        ):
+        for aid, ts, kind, payload, digest in self.store.audit_rows():
             try:
                 body = json.loads(payload)
             except ValueError:

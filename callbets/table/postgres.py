@@ -1,0 +1,359 @@
+"""Many tables in one PostgreSQL database (``psycopg`` 3, the ``postgresql`` extra).
+
+A table is named by a URL with a ``table`` parameter::
+
+    postgresql://croupier@db.casino/floor?table=T12
+
+Every row carries its ``table_id``; each table numbers its own announcements and bets
+(#1, #2, … as on an SQLite file) and keeps its own audit chain.  A writer holds
+a transaction-scoped advisory lock on its table from its first statement to its commit,
+so two terminals on one table take turns as they do on an SQLite file (one spin settled
+once, no bet twice), while other tables go on at the same time.
+
+The schema is made and migrated by ``callbets db upgrade URL`` (never implicitly: the
+casino's database administrator decides when); its version is checked at every open.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from ..errors import TableError
+from .sqlite import SCHEMA_VERSION
+from .store import Row, Store, pyformat
+
+if TYPE_CHECKING:
+    import psycopg
+
+TABLE_ID_MAX = 40
+"""The longest table name (``T12``, ``roulette-3``)."""
+
+SCHEMA = [
+    "CREATE TABLE callbets_schema (version integer NOT NULL)",
+    "CREATE TABLE meta (table_id text NOT NULL, key text NOT NULL, value text NOT NULL,"
+    " PRIMARY KEY (table_id, key))",
+    # "rowid" keeps the order players sat down in, as SQLite's implicit rowid does
+    "CREATE TABLE players (table_id text NOT NULL, name text NOT NULL,"
+    " created text NOT NULL, rowid bigint GENERATED ALWAYS AS IDENTITY,"
+    " PRIMARY KEY (table_id, name))",
+    """CREATE TABLE announcements (
+        table_id text NOT NULL,
+        id bigint NOT NULL,
+        player text NOT NULL,
+        text text NOT NULL,
+        lang text NOT NULL,
+        notation text NOT NULL,
+        total integer NOT NULL,
+        round integer NOT NULL,
+        status text NOT NULL
+            CHECK (status IN ('pending', 'confirmed', 'cancelled', 'undone', 'cleared')),
+        origin text,
+        idem text,
+        created text NOT NULL,
+        PRIMARY KEY (table_id, id),
+        FOREIGN KEY (table_id, player) REFERENCES players (table_id, name))""",
+    "CREATE UNIQUE INDEX one_announcement_per_key ON announcements (table_id, idem)"
+    " WHERE idem IS NOT NULL",
+    "CREATE INDEX announcements_by_status ON announcements (table_id, status)",
+    """CREATE TABLE bets (
+        table_id text NOT NULL,
+        id bigint NOT NULL,
+        announcement bigint NOT NULL,
+        call_index integer NOT NULL,
+        call text NOT NULL,
+        kind text NOT NULL,
+        numbers text NOT NULL,
+        amount integer NOT NULL CHECK (amount > 0),
+        prison integer NOT NULL DEFAULT 0,
+        round integer NOT NULL,
+        status text NOT NULL CHECK (status IN ('open', 'settled', 'removed')),
+        PRIMARY KEY (table_id, id),
+        FOREIGN KEY (table_id, announcement) REFERENCES announcements (table_id, id))""",
+    "CREATE INDEX open_bets ON bets (table_id, id) WHERE status = 'open'",
+    """CREATE TABLE spins (
+        table_id text NOT NULL,
+        round integer NOT NULL,
+        number integer NOT NULL CHECK (number BETWEEN 0 AND 36),
+        created text NOT NULL,
+        report text NOT NULL,
+        PRIMARY KEY (table_id, round))""",
+    """CREATE TABLE outcomes (
+        table_id text NOT NULL,
+        round integer NOT NULL,
+        bet bigint NOT NULL,
+        result text NOT NULL,
+        paid text NOT NULL,
+        returned text NOT NULL,
+        PRIMARY KEY (table_id, round, bet),
+        FOREIGN KEY (table_id, round) REFERENCES spins (table_id, round),
+        FOREIGN KEY (table_id, bet) REFERENCES bets (table_id, id))""",
+    "CREATE UNIQUE INDEX one_settlement_per_bet ON outcomes (table_id, bet)",
+    """CREATE TABLE audit (
+        table_id text NOT NULL,
+        id bigint NOT NULL,
+        ts text NOT NULL,
+        kind text NOT NULL,
+        payload text NOT NULL,
+        hash text,
+        PRIMARY KEY (table_id, id))""",
+    """CREATE FUNCTION callbets_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$""",
+    "CREATE TRIGGER audit_no_change BEFORE UPDATE OR DELETE ON audit"
+    " FOR EACH ROW EXECUTE FUNCTION callbets_audit_append_only()",
+    "CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON audit"
+    " FOR EACH STATEMENT EXECUTE FUNCTION callbets_audit_append_only()",
+]
+"""Schema version 3 (the first on PostgreSQL; the same tables and columns as an SQLite
+file of version 3, with ``table_id`` in every key)."""
+
+MIGRATIONS: dict[int, list[str]] = {SCHEMA_VERSION: SCHEMA}
+"""What brings the schema from the version before to each version."""
+
+LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('callbets:' || :t, 0))"
+
+
+def split_url(url: str) -> tuple[str, str, str]:
+    """(connection URL for libpq, table id, label without the password).
+
+    >>> split_url("postgresql://pit:secret@db/floor?table=T12&sslmode=require")
+    ('postgresql://pit:secret@db/floor?sslmode=require', 'T12', 'postgresql://pit@db/floor?table=T12')
+
+    :raises TableError: a table name that is not short plain text.
+    """
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    table = next((v for k, v in query if k == "table"), "")
+    if table and (len(table) > TABLE_ID_MAX or not table.isprintable() or ":" in table):
+        raise TableError(f"a table's name is 1 to {TABLE_ID_MAX} printable characters, no ':'")
+    rest = urlencode([(k, v) for k, v in query if k != "table"])
+    conn = urlunsplit(parts._replace(query=rest))
+    host = parts.hostname or ""
+    netloc = f"{parts.username}@{host}" if parts.username else host
+    if parts.port:
+        netloc += f":{parts.port}"
+    label = urlunsplit(parts._replace(netloc=netloc, query=f"table={table}" if table else ""))
+    return conn, table, label
+
+
+def _driver() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise TableError(
+            "PostgreSQL tables need psycopg: pip install 'callbets[postgresql]'"
+        ) from None
+    return psycopg
+
+
+def db_error(label: str, err: Exception) -> TableError:
+    """A croupier's words for a PostgreSQL error."""
+    psycopg = _driver()
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    if isinstance(err, psycopg.errors.ReadOnlySqlTransaction):
+        return TableError(f"{label} was opened read-only")
+    if isinstance(err, psycopg.errors.UndefinedTable):
+        return TableError(f"{label}: no callbets schema there: run 'callbets db upgrade URL'")
+    if isinstance(err, psycopg.errors.RaiseException):
+        return TableError(f"{label}: {text}")
+    if isinstance(err, psycopg.OperationalError):
+        return TableError(f"cannot reach the database of {label} ({text})")
+    return TableError(f"{label}: {text}")
+
+
+class PostgresStore(Store):
+    """A table kept in a PostgreSQL database shared with other tables."""
+
+    backend = "postgresql"
+
+    def __init__(self, conn: psycopg.Connection[Any], table_id: str, label: str,
+                 writable: bool) -> None:  # fmt: skip
+        self.conn, self.table_id, self.label, self.writable = conn, table_id, label, writable
+        self._psycopg = _driver()
+        # like an sqlite3 connection, a store nobody closed closes when it is collected
+        weakref.finalize(self, conn.close)
+
+    def rows(self, sql: str, **params: Any) -> list[Row]:
+        """Run one statement; its rows."""
+        try:
+            cur = self.conn.execute(pyformat(sql), self.params(params))
+            return cur.fetchall() if cur.description is not None else []
+        except self._psycopg.Error as err:
+            raise db_error(self.label, err) from None
+
+    def many(self, sql: str, rows: Sequence[dict[str, Any]]) -> None:
+        """Run one statement for each set of parameters."""
+        if not rows:
+            return
+        try:
+            with self.conn.cursor() as cur:
+                cur.executemany(pyformat(sql), [self.params(r) for r in rows])
+        except self._psycopg.Error as err:
+            raise db_error(self.label, err) from None
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A transaction holding this table's advisory lock until it ends."""
+        try:
+            with self.conn.transaction():
+                self.rows(LOCK)
+                yield
+        except self._psycopg.Error as err:
+            raise db_error(self.label, err) from None
+
+    def backup(self, target: Path) -> None:
+        """Not here: a PostgreSQL database is copied with its own tools."""
+        raise TableError(
+            f"{self.label} lives in PostgreSQL: back the database up with pg_dump "
+            "(or the casino's PostgreSQL backups), which keeps every table consistent"
+        )
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def hold_console(self, hold: bool) -> bool:
+        """Take (or let go) this table's console lock: a session advisory lock, which
+        the server drops with the connection, however the console ends.  False when
+        another console holds it."""
+        fn = "pg_try_advisory_lock" if hold else "pg_advisory_unlock"
+        return bool(self.value(f"SELECT {fn}(hashtextextended('callbets-console:' || :t, 0))"))
+
+
+def connect(url: str, write: bool) -> tuple[psycopg.Connection[Any], str, str]:
+    """A connection (autocommit: each statement alone unless in a transaction), the table
+    id and the label of a URL.
+
+    :raises TableError: the server cannot be reached or refuses the login.
+    """
+    psycopg = _driver()
+    conninfo, table_id, label = split_url(url)
+    try:
+        conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=5,
+                               application_name="callbets")  # fmt: skip
+        if not write:
+            conn.execute("SET default_transaction_read_only = on")
+    except psycopg.Error as err:
+        raise db_error(label, err) from None
+    return conn, table_id, label
+
+
+def _version(conn: psycopg.Connection[Any], label: str) -> int:
+    """The schema version of a database: 0 when it has no callbets schema yet.
+
+    :raises TableError: tables of another application with our names.
+    """
+    known = conn.execute("SELECT to_regclass('callbets_schema') IS NOT NULL").fetchone()
+    if not known or not known[0]:
+        if conn.execute("SELECT to_regclass('audit') IS NOT NULL").fetchone() == (True,):
+            raise TableError(f"{label}: this database holds other tables named like callbets'")
+        return 0
+    row = conn.execute("SELECT max(version) FROM callbets_schema").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def _checked(url: str, write: bool) -> PostgresStore:
+    conn, table_id, label = connect(url, write)
+    if not table_id:
+        conn.close()
+        raise TableError(f"{label}: name the table in the URL (…?table=T12)")
+    try:
+        version = _version(conn, label)
+    except _driver().Error as err:
+        conn.close()
+        raise db_error(label, err) from None
+    if version != SCHEMA_VERSION:
+        conn.close()
+        if version > SCHEMA_VERSION:
+            raise TableError(f"{label} was made by a newer callbets (schema {version}; "
+                             f"this one knows {SCHEMA_VERSION}): upgrade callbets")  # fmt: skip
+        raise TableError(f"{label}: the database's callbets schema is "
+                         f"{'missing' if version == 0 else f'version {version}'}: "
+                         "run 'callbets db upgrade URL' first")  # fmt: skip
+    return PostgresStore(conn, table_id, label, write)
+
+
+def open_postgres(url: str, write: bool) -> PostgresStore:
+    """Open a table in a PostgreSQL database.
+
+    :raises TableError: unreachable, no schema or an old one, or no such table.
+    """
+    store = _checked(url, write)
+    if store.value("SELECT value FROM meta WHERE table_id = :t AND key = 'format'") is None:
+        store.close()
+        raise TableError(f"no table at {store.label}: open one with 'callbets table open'")
+    return store
+
+
+def has_table(url: str) -> bool:
+    """True when the database holds the table the URL names.
+
+    :raises TableError: unreachable, or no schema (or an old one).
+    """
+    store = _checked(url, False)
+    try:
+        return store.value("SELECT 1 FROM meta WHERE table_id = :t LIMIT 1") is not None
+    finally:
+        store.close()
+
+
+def create_postgres(url: str) -> PostgresStore:
+    """The store of a new table in a PostgreSQL database whose schema is up to date.
+
+    :raises TableError: the table exists, or as :func:`open_postgres`.
+    """
+    store = _checked(url, True)
+    if store.value("SELECT 1 FROM meta WHERE table_id = :t LIMIT 1") is not None:
+        store.close()
+        raise TableError(f"{store.label} already exists: open it, or choose another name")
+    return store
+
+
+def upgrade_postgres(url: str) -> tuple[int, int]:
+    """Create or migrate the callbets schema of a database, in one transaction, under a
+    lock that keeps two upgrades from running at once; (version before, after).
+
+    :raises TableError: unreachable, foreign tables, or a newer schema.
+    """
+    psycopg = _driver()
+    conn, _, label = connect(url, True)
+    try:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('callbets:schema', 0))")
+            before = _version(conn, label)
+            if before > SCHEMA_VERSION:
+                raise TableError(f"{label} was made by a newer callbets (schema {before})")
+            for version in sorted(v for v in MIGRATIONS if v > before):
+                for statement in MIGRATIONS[version]:
+                    conn.execute(statement)
+            if before < SCHEMA_VERSION:
+                conn.execute("DELETE FROM callbets_schema")
+                conn.execute("INSERT INTO callbets_schema VALUES (%s)", (SCHEMA_VERSION,))
+    except psycopg.Error as err:
+        raise db_error(label, err) from None
+    finally:
+        conn.close()
+    return before, SCHEMA_VERSION
+
+
+def table_ids(url: str) -> list[str]:
+    """Every table in a PostgreSQL database, by name (for the floor view).
+
+    :raises TableError: as :func:`open_postgres`.
+    """
+    conn, _, label = connect(url, False)
+    try:
+        if _version(conn, label) != SCHEMA_VERSION:
+            raise TableError(f"{label}: run 'callbets db upgrade URL' first")
+        rows = conn.execute(
+            "SELECT table_id FROM meta WHERE key = 'format' ORDER BY table_id"
+        ).fetchall()
+    except _driver().Error as err:
+        raise db_error(label, err) from None
+    finally:
+        conn.close()
+    return [str(r[0]) for r in rows]
