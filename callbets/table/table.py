@@ -414,6 +414,9 @@ class Table:
         except (AnnouncementError, LimitError) as err:
             refused = err
         with self._transaction():
+            # another terminal may have recorded the same key since the look above
+            if key is not None and (known := self._keyed(key, player, text)) is not None:
+                return known[0], self._read_stored(known[0])
             self._need_open()
             self._need_player(player)
             if refused is not None:

@@ -1,0 +1,171 @@
+"""What only a PostgreSQL store has: many tables in one database, the schema made and
+checked by version, two processes racing on one table, errors in a croupier's words.
+(Everything a table does is tested on both backends by tests/test_store.py and others.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+from concurrent.futures import ProcessPoolExecutor
+
+import psycopg
+import pytest
+
+from callbets.table import Table, TableError, exists
+from callbets.table.postgres import split_url
+from callbets.table.store import upgrade
+
+from .conftest import ROOT
+
+
+def cb(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "callbets", *args], capture_output=True,
+                          text=True, cwd=ROOT)  # fmt: skip
+
+
+@pytest.fixture
+def empty_db(postgres_server: str) -> str:
+    """A new database of the test server, with no schema."""
+    name = f"empty_{uuid.uuid4().hex[:8]}"
+    admin = postgres_server.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres_server.rsplit("/", 1)[0] + f"/{name}"
+
+
+def test_the_schema_is_made_by_db_upgrade_and_checked_at_every_open(empty_db: str):
+    url = f"{empty_db}?table=T1"
+    with pytest.raises(TableError, match="callbets db upgrade"):
+        Table.create(url, "france", "fr")
+    first = cb("db", "upgrade", empty_db)
+    assert first.returncode == 0 and "schema 3 created" in first.stdout
+    again = cb("db", "upgrade", empty_db)
+    assert again.returncode == 0 and "already up to date" in again.stdout
+    Table.create(url, "france", "fr").close_file()
+    with psycopg.connect(empty_db, autocommit=True) as conn:
+        conn.execute("UPDATE callbets_schema SET version = 99")
+    with pytest.raises(TableError, match="newer callbets"):
+        Table.open(url)
+    proc = cb("table", "--table", url, "show")
+    assert proc.returncode == 1 and "newer callbets" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_another_applications_tables_are_not_taken_for_ours(empty_db: str):
+    with psycopg.connect(empty_db, autocommit=True) as conn:
+        conn.execute("CREATE TABLE audit (x int)")
+    with pytest.raises(TableError, match="other tables"):
+        upgrade(empty_db)
+
+
+def test_many_tables_in_one_database_keep_their_own_numbers_and_chains(postgres_server: str):
+    run = uuid.uuid4().hex[:6]
+    tables = [Table.create(f"{postgres_server}?table=T{i}-{run}", "venice-french", "fr")
+              for i in range(3)]  # fmt: skip
+    for i, t in enumerate(tables):
+        t.add_player("rouge")
+        for _ in range(i + 1):
+            t.bet("rouge", "voisins du zéro à 5")
+    assert [t.pending() for t in tables] == [[], [], []]
+    assert [len(t.open_bets()) for t in tables] == [7, 14, 21]
+    assert [t.state()["staked"] for t in tables] == [45, 90, 135]
+    assert [t.announcement(1)[0] for t in tables] == ["rouge"] * 3  # each table's own #1
+    for t in tables:
+        t.close()
+        t.spin(26)
+        check = t.verify()
+        assert check.ok and check.chain.rows == 1 + 1 + (tables.index(t) + 1) * 2 + 1 + 2
+    with pytest.raises(TableError, match="no table"):
+        Table.open(f"{postgres_server}?table=nowhere-{run}")
+    assert not exists(f"{postgres_server}?table=nowhere-{run}")
+    assert exists(f"{postgres_server}?table=T0-{run}")
+
+
+def test_a_second_table_of_the_same_name_is_refused(where):
+    location = where("twice")
+    Table.create(location, "france", "fr").close_file()
+    with pytest.raises(TableError, match="already exists"):
+        Table.create(location, "france", "fr")
+
+
+def _race_spin(location: str) -> str:
+    t = Table.open(location)
+    try:
+        return f"paid {t.spin(26).settlement.returned()}"
+    except TableError as err:
+        return f"refused {err}"
+
+
+def _race_bet(location: str) -> str:
+    t = Table.open(location)
+    aid, _ = t.bet("rouge", "voisins du zéro à 5", key="croupier-7")
+    return str(aid)
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"], indirect=True)
+def test_two_processes_racing_settle_a_spin_once_and_place_a_bet_once(where):
+    location = where("race")
+    t = Table.create(location, "venice-french", "fr")
+    t.add_player("rouge")
+    with ProcessPoolExecutor(4) as pool:
+        ids = list(pool.map(_race_bet, [location] * 8))
+    assert len(set(ids)) == 1 and len(t.open_bets()) == 7  # one bet, whoever came first
+    t.close()
+    with ProcessPoolExecutor(4) as pool:
+        results = list(pool.map(_race_spin, [location] * 8))
+    assert sum(r.startswith("paid 90") for r in results) == 1, results
+    assert all("betting is still open" in r for r in results if r.startswith("refused")), results
+    assert t.round == 2 and t.verify().ok
+
+
+def test_errors_in_a_croupiers_words(postgres_server: str):
+    host = postgres_server.split("@", 1)[1].split("/", 1)[0]
+    dead = "postgresql://callbets@127.0.0.1:1/casino?table=T1"
+    proc = cb("table", "--table", dead, "show")
+    assert proc.returncode == 1 and "cannot reach the database" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    with pytest.raises(TableError, match="name the table"):
+        Table.open(postgres_server)
+    with pytest.raises(TableError, match="printable"):
+        Table.open(f"{postgres_server}?table=a:b")
+    assert host
+
+
+def test_the_label_never_shows_the_password():
+    conn, table, label = split_url("postgresql://pit:s3cret@db:5433/floor?table=T12&sslmode=require")
+    assert "s3cret" not in label and label == "postgresql://pit@db:5433/floor?table=T12"
+    assert table == "T12" and "table=" not in conn and "sslmode=require" in conn
+
+
+def test_read_only_opens_cannot_write(where):
+    location = where("ro")
+    Table.create(location, "france", "fr").close_file()
+    t = Table.open(location, write=False)
+    with pytest.raises(TableError, match="read-only"):
+        t.add_player("rouge")
+
+
+def test_a_table_backup_of_a_database_table_points_to_the_databases_tools(postgres_server, tmp_path):
+    location = f"{postgres_server}?table=bk-{uuid.uuid4().hex[:6]}"
+    Table.create(location, "france", "fr").close_file()
+    proc = cb("table", "--table", location, "backup", str(tmp_path / "copy.sqlite"))
+    assert proc.returncode == 1 and "pg_dump" in proc.stderr
+
+
+def test_the_whole_evening_through_the_command_line(postgres_server: str):
+    location = f"{postgres_server}?table=cli-{uuid.uuid4().hex[:6]}"
+
+    def t(*args: str) -> subprocess.CompletedProcess[str]:
+        proc = cb("table", "--table", location, *args)
+        assert proc.returncode == 0, proc.stderr
+        return proc
+
+    t("open", "--house", "venice-french", "--lang", "fr")
+    t("player", "rouge")
+    t("bet", "rouge", "tiers à 1")
+    t("close")
+    spin = json.loads(t("spin", "27", "--json").stdout)
+    assert spin["players"]["rouge"]["returned"] == 18
+    assert "à remettre à rouge : 12" in t("replay", "1", "completer").stdout
+    assert "rows verify" in t("verify").stdout
