@@ -30,6 +30,8 @@ def language_model_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 # ---- both table backends ------------------------------------------------------------
 BACKENDS = ("sqlite", "postgresql")
+Where = Callable[[str], str]
+"""``where(name)``: the location of a new table called ``name`` (see the fixture)."""
 
 
 @pytest.fixture(scope="session")
@@ -60,7 +62,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def where(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Callable[[str], str]:
+def where(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Where:
     """``where(name)``: the location of a new table called ``name`` on the backend under
     test (a file in the test's folder, or a table of the shared test database)."""
     if backend == "sqlite":

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
+
+from .conftest import Where
 
 
 def cb(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -52,8 +53,8 @@ def test_settle_rejects_a_number_off_the_wheel():
     assert proc.returncode == 2 and "not on the wheel" in proc.stderr
 
 
-def test_a_whole_evening_from_the_shell(tmp_path: Path):
-    table = str(tmp_path / "evening.sqlite")
+def test_a_whole_evening_from_the_shell(where: Where):
+    table = where("evening")
 
     def t(*args: str) -> subprocess.CompletedProcess[str]:
         proc = cb("table", "--table", table, *args)

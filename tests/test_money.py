@@ -20,9 +20,11 @@ from callbets.replay import ReplayError
 from callbets.settle import Bet, call_results, settle
 from callbets.table import Table
 
+from .conftest import Where
 
-def table(tmp_path: Path, house: str) -> Table:
-    t = Table.create(tmp_path / f"{Path(house).stem}.sqlite", house, "fr")
+
+def table(where: Where, house: str) -> Table:
+    t = Table.create(where(Path(house).stem), house, "fr")
     for name in ("rouge", "bleu"):
         t.add_player(name)
     return t
@@ -39,8 +41,8 @@ def cb(*args: str) -> subprocess.CompletedProcess[str]:
     ("first", "second"),
     [("rouge", "rouge"), ("rouge", "bleu")],  # the same player, or "through third parties"
 )
-def test_a_strict_maximum_binds_the_total_on_a_position(tmp_path: Path, first, second):
-    t = table(tmp_path, "france")  # straight-up maximum 30
+def test_a_strict_maximum_binds_the_total_on_a_position(where: Where, first, second):
+    t = table(where, "france")  # straight-up maximum 30
     t.bet(first, "17 en plein à 20")
     with pytest.raises(LimitError, match=r"20 already on it: the table maximum .* is 30"):
         t.bet(second, "17 en plein à 20")
@@ -58,8 +60,8 @@ def test_one_announcement_naming_a_position_twice_is_checked_on_the_total(house)
 
 
 @pytest.mark.parametrize("house", ["venice-french", "venice-fair"])
-def test_where_the_house_caps_only_the_maximum_plays_across_bets(tmp_path: Path, house):
-    t = table(tmp_path, house)
+def test_where_the_house_caps_only_the_maximum_plays_across_bets(where: Where, house):
+    t = table(where, house)
     high = t.house.limits.for_kind("straight")[1]  # type: ignore[index]
     t.bet("rouge", f"17 en plein à {high}")
     _, warned = t._parse(f"17 en plein à {high}", None)
@@ -97,8 +99,8 @@ def test_prison_counts_towards_the_maximum_where_the_house_says_so(tmp_path: Pat
 # ---- replays check the limits as a new bet does ---------------------------------------
 
 
-def test_pour_le_tout_over_a_strict_maximum_is_refused(tmp_path: Path):
-    t = table(tmp_path, "france")  # split maximum 60
+def test_pour_le_tout_over_a_strict_maximum_is_refused(where: Where):
+    t = table(where, "france")  # split maximum 60
     aid, _ = t.bet("rouge", "tiers à 50")
     t.close()
     t.spin(27)
@@ -109,8 +111,8 @@ def test_pour_le_tout_over_a_strict_maximum_is_refused(tmp_path: Path):
     assert t.state()["staked"] == 0
 
 
-def test_pour_le_tout_where_the_house_caps_places_what_fits_and_hands_the_rest(tmp_path: Path):
-    t = table(tmp_path, "venice-french")  # split maximum 200
+def test_pour_le_tout_where_the_house_caps_places_what_fits_and_hands_the_rest(where: Where):
+    t = table(where, "venice-french")  # split maximum 200
     aid, _ = t.bet("rouge", "tiers à 100")
     t.close()
     t.spin(27)  # the split 27/30 wins: 17 × 100 + 100 back = 1800 = 6 × 300
@@ -119,8 +121,8 @@ def test_pour_le_tout_where_the_house_caps_places_what_fits_and_hands_the_rest(t
     assert t.state()["staked"] == 1200
 
 
-def test_a_replay_meets_what_others_already_put_on_its_positions(tmp_path: Path):
-    t = table(tmp_path, "france")  # split maximum 60
+def test_a_replay_meets_what_others_already_put_on_its_positions(where: Where):
+    t = table(where, "france")  # split maximum 60
     aid, _ = t.bet("rouge", "tiers à 30")
     t.close()
     t.spin(27)
@@ -136,8 +138,8 @@ def test_a_replay_meets_what_others_already_put_on_its_positions(tmp_path: Path)
     ("choice", "returned", "prison"),
     [("prison", 1, 3000), ("half", 1501, 0)],  # not 3001 in prison, not 1500.5 back
 )
-def test_venice_caps_a_stake_before_the_zero_rule(tmp_path: Path, choice, returned, prison):
-    t = table(tmp_path, "venice-french")  # simple chances maximum 3000
+def test_venice_caps_a_stake_before_the_zero_rule(where: Where, choice, returned, prison):
+    t = table(where, "venice-french")  # simple chances maximum 3000
     t.bet("rouge", "rouge à 3001")
     t.close()
     bet = t.open_bets()[0]
@@ -162,8 +164,8 @@ def _bets(call, i):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize(("stake", "back"), [(16, 1), (48, 3), (5, Fraction(5, 16))])
-def test_the_fourth_zero_at_venice_splits_what_is_still_in_play(tmp_path: Path, stake, back):
-    t = table(tmp_path, "venice-french")  # at most three times in prison
+def test_the_fourth_zero_at_venice_splits_what_is_still_in_play(where: Where, stake, back):
+    t = table(where, "venice-french")  # at most three times in prison
     t.bet("rouge", f"rouge à {stake}")
     for _ in range(3):
         t.close()
@@ -176,8 +178,8 @@ def test_the_fourth_zero_at_venice_splits_what_is_still_in_play(tmp_path: Path, 
 # ---- the same through the commands ------------------------------------------------------
 
 
-def test_callbets_table_refuses_a_second_bet_over_the_maximum(tmp_path: Path):
-    path = str(tmp_path / "t.sqlite")
+def test_callbets_table_refuses_a_second_bet_over_the_maximum(where: Where):
+    path = where("t")
     assert cb("table", "--table", path, "open", "--house", "france", "--lang", "fr").returncode == 0
     cb("table", "--table", path, "player", "rouge")
     assert cb("table", "--table", path, "bet", "rouge", "17 en plein à 20").returncode == 0

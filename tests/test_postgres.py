@@ -49,7 +49,8 @@ def test_the_schema_is_made_by_db_upgrade_and_checked_at_every_open(empty_db: st
     with pytest.raises(TableError, match="newer callbets"):
         Table.open(url)
     proc = cb("table", "--table", url, "show")
-    assert proc.returncode == 1 and "newer callbets" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 1 and "newer callbets" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 def test_another_applications_tables_are_not_taken_for_ours(empty_db: str):
@@ -133,7 +134,9 @@ def test_errors_in_a_croupiers_words(postgres_server: str):
 
 
 def test_the_label_never_shows_the_password():
-    conn, table, label = split_url("postgresql://pit:s3cret@db:5433/floor?table=T12&sslmode=require")
+    conn, table, label = split_url(
+        "postgresql://pit:s3cret@db:5433/floor?table=T12&sslmode=require"
+    )
     assert "s3cret" not in label and label == "postgresql://pit@db:5433/floor?table=T12"
     assert table == "T12" and "table=" not in conn and "sslmode=require" in conn
 
@@ -146,7 +149,7 @@ def test_read_only_opens_cannot_write(where):
         t.add_player("rouge")
 
 
-def test_a_table_backup_of_a_database_table_points_to_the_databases_tools(postgres_server, tmp_path):
+def test_backup_of_a_database_table_points_to_the_databases_tools(postgres_server, tmp_path):
     location = f"{postgres_server}?table=bk-{uuid.uuid4().hex[:6]}"
     Table.create(location, "france", "fr").close_file()
     proc = cb("table", "--table", location, "backup", str(tmp_path / "copy.sqlite"))

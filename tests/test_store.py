@@ -13,7 +13,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,11 +23,11 @@ from callbets.replay import ReplayError
 from callbets.settle import settle
 from callbets.table import Table, TableError, money
 
-from .conftest import ROOT
+from .conftest import ROOT, Where
 
 
 @pytest.fixture
-def table(where: Callable[[str], str]) -> Table:
+def table(where: Where) -> Table:
     t = Table.create(where("table"), "venice-french", "fr")
     t.add_player("rouge")
     t.add_player("vert")
@@ -159,7 +158,7 @@ def test_bad_input_changes_nothing(table: Table, player, text, error):
     assert table.state() == before
 
 
-def test_limits_refused_at_placement(where: Callable[[str], str]):
+def test_limits_refused_at_placement(where: Where):
     t = Table.create(where("fair"), "venice-fair", "fr")
     t.add_player("bleu")
     with pytest.raises(LimitError, match="at least 5"):
@@ -187,7 +186,7 @@ def test_audit_is_append_only_and_exports(table: Table):
     assert events == ["open", "player", "player", "announce", "confirm", "refused"]
 
 
-def test_survives_reopen(table: Table, where: Callable[[str], str]):
+def test_survives_reopen(table: Table, where: Where):
     table.bet("rouge", "tiers")
     table.close_file()
     again = Table.open(where("table"))
@@ -227,7 +226,7 @@ def _child(path: str, *args: str) -> subprocess.Popen[str]:
     )  # fmt: skip
 
 
-def test_sigkill_inside_a_spin_loses_nothing_and_pays_once(where: Callable[[str], str]):
+def test_sigkill_inside_a_spin_loses_nothing_and_pays_once(where: Where):
     path = where("crash")
     child = _child(path, "hang-in-spin")
     assert child.stdout is not None
@@ -247,7 +246,7 @@ def test_sigkill_inside_a_spin_loses_nothing_and_pays_once(where: Callable[[str]
     assert t.round == 2 and t.open_bets() == []
 
 
-def test_random_sigkills_over_an_evening_keep_the_books(where: Callable[[str], str]):
+def test_random_sigkills_over_an_evening_keep_the_books(where: Where):
     path = where("evening")
     rng = random.Random(7)
     for attempt in range(12):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from importlib import metadata
 
 from ..errors import HouseError
-from . import console, db, parse, regress, settle, speech, table, vocabulary
+from . import console, db, floor, parse, regress, settle, speech, table, vocabulary
 from .options import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, run_guarded
 
 log = logging.getLogger("callbets")
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="log more (and to stderr without --log)"
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for door in (parse, settle, table, db, speech, regress, console, vocabulary):
+    for door in (parse, settle, table, db, floor, speech, regress, console, vocabulary):
         door.add_commands(sub)
     return top
 

@@ -1,0 +1,92 @@
+"""``callbets floor``: every open table of the casino in one terminal screen, live."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from ..floor import LARGE_WIN, TableView, as_json, survey
+from .options import EXIT_OK, EXIT_REFUSED, json_line, whole_number
+
+CLEAR = "\x1b[H\x1b[2J"
+HEAD = (f"{'TABLE':12} {'CROUPIER':12} {'HOUSE':14} {'ROUND':>5} {'BETS':6} {'STAKED':>8} "
+        f"{'PRISON':>7} {'WAIT':>4}  LAST NUMBERS")  # fmt: skip
+
+
+def _row(v: TableView) -> list[str]:
+    if v.error:
+        return [f"{v.table[:12]:12} ! cannot be read: {v.error}"]
+    numbers = " ".join(map(str, v.last_numbers))
+    line = (f"{v.table[:12]:12} {v.croupier[:12]:12} {v.house[:14]:14} {v.round:5} "
+            f"{v.betting:6} {v.staked:8} {v.prison:7} {v.pending:4}  {numbers}")  # fmt: skip
+    return [line, *(f"{'':12} ! {flag}" for flag in v.flags)]
+
+
+def render(views: list[TableView], width: int, height: int) -> str:
+    """One screen: a header, a line per table and its flags, cut to fit."""
+    total = as_json(views)
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    lines = [
+        f"callbets floor · {len(views)} tables, {total['open_tables']} open for bets · "
+        f"staked {total['staked']} · prison {total['prison']} · {total['flags']} flags · {now}",
+        HEAD,
+    ]
+    for v in views:
+        lines += _row(v)
+    if len(lines) > height - 1:
+        hidden = len(lines) - (height - 2)
+        lines = [*lines[: height - 2], f"… {hidden} more lines (a taller window, or --json)"]
+    return "\n".join(line[:width] for line in lines) + "\n"
+
+
+def cmd_floor(args: argparse.Namespace) -> int:
+    """Show the floor once (``--once``, ``--json`` or not a terminal) or live."""
+    if args.json:
+        print(json_line(as_json(survey(args.table, args.large_win))))
+        return EXIT_OK
+    live = sys.stdout.isatty() and not args.once
+    try:
+        while True:
+            views = survey(args.table, args.large_win)
+            if live:  # one screen, cut to fit; printed once, every line whole
+                size = shutil.get_terminal_size((100, 40))
+                sys.stdout.write(CLEAR + render(views, size.columns, size.lines))
+            else:
+                sys.stdout.write(render(views, sys.maxsize, sys.maxsize))
+            sys.stdout.flush()
+            if not live:
+                return EXIT_REFUSED if any(v.error for v in views) else EXIT_OK
+            time.sleep(args.every)
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``floor``."""
+    p = sub.add_parser(
+        "floor",
+        help="every open table of the casino in one screen, live (read-only)",
+        description="A pit boss's view: table, croupier, round, betting open or closed, "
+        "staked, prison, announcements waiting and the last numbers of every table, with "
+        "flags for a position at the maximum, a large win and an audit chain that does not "
+        "verify.  Refreshed live on a terminal; nothing is ever written.",
+        epilog="example: callbets floor --table postgresql://pit@db.casino/floor",
+    )
+    p.add_argument(
+        "--table", metavar="URL|FILE", action="append", required=True,
+        help="a PostgreSQL database (all its tables), one table (…?table=T12) or a table "
+        "file; repeat for more",
+    )  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print one JSON snapshot and stop")
+    p.add_argument("--once", action="store_true", help="print the screen once and stop")
+    p.add_argument("--every", type=whole_number(1, 3600), default=2, metavar="SECONDS",
+                   help="refresh period (default 2 s)")  # fmt: skip
+    p.add_argument(
+        "--large-win", type=whole_number(1, 10**9), default=LARGE_WIN, metavar="N",
+        help=f"flag a player's net win of N units or more (default {LARGE_WIN})",
+    )  # fmt: skip
+    p.set_defaults(run=cmd_floor)

@@ -1,0 +1,152 @@
+"""The floor: every open table of a casino at a glance, for a pit boss (read-only).
+
+:func:`survey` opens each table read-only and reads what a pit boss watches: who deals,
+the round, betting open or closed, what is staked and in prison, the last numbers, the
+announcements waiting, and the flags for what needs a look (a position at the table's
+maximum, a large win on the last spin, an audit chain that does not verify).  Nothing is
+written; a table that cannot be read is shown with the reason instead of stopping the
+floor.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import CallbetsError
+from .limits import counted, room, totals
+from .table import Table, is_url, money
+from .table.chain import audit_key, check_chain
+
+LAST_NUMBERS = 8
+"""How many of the last numbers are shown."""
+LARGE_WIN = 1000
+"""Net win of one player on the last spin, in stake units, that is flagged (default)."""
+
+
+@dataclass
+class TableView:
+    """One table as the floor shows it."""
+
+    table: str
+    """Its name (the table id, or the file's name)."""
+    location: str
+    """Its URL (without password) or file."""
+    house: str = ""
+    croupier: str = ""
+    """Who last acted at the table (from its audit log)."""
+    round: int = 0
+    betting: str = ""
+    """``open`` or ``closed``."""
+    players: int = 0
+    staked: int = 0
+    prison: int = 0
+    last_numbers: list[int] = field(default_factory=list)
+    """Newest first."""
+    pending: int = 0
+    """Announcements waiting for the croupier's confirmation."""
+    flags: list[str] = field(default_factory=list)
+    """What a pit boss must look at, in words."""
+    error: str = ""
+    """Why the table could not be read (then only ``table`` and ``location`` are set)."""
+
+
+def survey(locations: Iterable[str | Path], large_win: int = LARGE_WIN) -> list[TableView]:
+    """Read every table, each on its own read-only connection; a database URL without a
+    ``table`` parameter stands for every table in that database."""
+    return [view(where, large_win) for where in expand(locations)]
+
+
+def expand(locations: Iterable[str | Path]) -> list[str | Path]:
+    """Locations with a whole database replaced by each of its tables.
+
+    :raises TableError: a database that cannot be reached or has no callbets schema.
+    """
+    from .table.postgres import split_url, table_ids
+
+    out: list[str | Path] = []
+    for where in locations:
+        if is_url(where) and not split_url(str(where))[1]:
+            sep = "&" if "?" in str(where) else "?"
+            out += [f"{where}{sep}table={name}" for name in table_ids(str(where))]
+        else:
+            out.append(where)
+    return out
+
+
+def view(location: str | Path, large_win: int = LARGE_WIN) -> TableView:
+    """One table's view (or the reason it cannot be read)."""
+    try:
+        with Table.open(location, write=False) as table:
+            return _read(table, large_win)
+    except CallbetsError as err:
+        name = str(location).rsplit("table=", 1)[-1] if is_url(location) else Path(location).name
+        return TableView(name, str(location), error=str(err))
+
+
+def _read(table: Table, large_win: int) -> TableView:
+    state = table.state()
+    spins = [s["number"] for s in reversed(state["spins"][-LAST_NUMBERS:])]
+    found = TableView(
+        table.name, table.location, table.house.name, _croupier(table), state["round"],
+        state["betting"], len(state["players"]), state["staked"], state["prison"], spins,
+        len(table.pending()),
+    )  # fmt: skip
+    found.flags = [*_at_maximum(table), *_large_wins(table, large_win), *_chain(table)]
+    return found
+
+
+def _croupier(table: Table) -> str:
+    row = table.store.one("SELECT payload FROM audit WHERE table_id = :t ORDER BY id DESC LIMIT 1")
+    try:
+        by = json.loads(row[0]).get("by", {}) if row else {}
+    except (ValueError, AttributeError):
+        return ""
+    return str(by.get("croupier", "")) if isinstance(by, dict) else ""
+
+
+def _at_maximum(table: Table) -> list[str]:
+    on_layout = [
+        (b.position, value)
+        for b in table.open_bets()
+        if (value := counted(b.amount, b.prison, table.house)) is not None
+    ]
+    full = [p for p, total in totals(on_layout).items() if room(p, table.house, total) == 0]
+    return [f"at the maximum: {p}" for p in sorted(full, key=str)]
+
+
+def _large_wins(table: Table, large_win: int) -> list[str]:
+    row = table.store.one(
+        "SELECT round, report FROM spins WHERE table_id = :t ORDER BY round DESC LIMIT 1"
+    )
+    if row is None:
+        return []
+    try:
+        players: dict[str, Any] = json.loads(row[1]).get("players", {})
+    except (ValueError, AttributeError):
+        return [f"round {row[0]}: its settlement cannot be read"]
+    return [
+        f"large win: {name} +{money(entry['net'])} on round {row[0]}"
+        for name, entry in players.items()
+        if isinstance(entry, dict) and entry.get("net", 0) >= large_win
+    ]
+
+
+def _chain(table: Table) -> list[str]:
+    check = check_chain(table.store.audit_rows(), audit_key())
+    return [] if check.ok else [f"AUDIT CHAIN BROKEN at row {check.first_bad}: {check.reason}"]
+
+
+def as_json(views: list[TableView]) -> dict[str, Any]:
+    """The floor for other systems: every table, and the totals."""
+    readable = [v for v in views if not v.error]
+    return {
+        "tables": [asdict(v) for v in views],
+        "open_tables": sum(v.betting == "open" for v in readable),
+        "staked": sum(v.staked for v in readable),
+        "prison": sum(v.prison for v in readable),
+        "flags": sum(len(v.flags) for v in readable) + sum(bool(v.error) for v in views),
+    }

@@ -1,0 +1,101 @@
+"""``callbets floor``: a pit boss's view of every table of a PostgreSQL database, read while
+the tables are being played, with its flags."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import uuid
+
+import psycopg
+
+from callbets.floor import survey
+from callbets.table import Table
+
+from .conftest import ROOT
+
+
+def cb(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "callbets", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)  # fmt: skip
+
+
+def new_database(server: str) -> str:
+    name = f"floor_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    url = server.rsplit("/", 1)[0] + f"/{name}"
+    assert cb("db", "upgrade", url).returncode == 0
+    return url
+
+
+def test_the_floor_follows_several_tables_played_at_once(postgres_server: str):
+    db = new_database(postgres_server)
+    players = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.table_child", f"{db}?table=T{i}", "evening", str(i)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(3)
+    ]
+    try:
+        seen: dict[str, list[int]] = {}
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and min(map(len, seen.values() or [[]])) < 4:
+            for v in survey([db]):
+                assert not v.error, v.error
+                assert not any("AUDIT" in f for f in v.flags), v.flags
+                seen.setdefault(v.table, []).append(v.round)
+            time.sleep(0.2)
+    finally:
+        for p in players:
+            p.kill()
+            p.communicate()
+    assert sorted(seen) == ["T0", "T1", "T2"]
+    for rounds in seen.values():  # each table moves on, and never backwards
+        assert rounds == sorted(rounds) and rounds[-1] > rounds[0]
+
+
+def test_the_flags_a_pit_boss_must_see(postgres_server: str):
+    db = new_database(postgres_server)
+    quiet = Table.create(f"{db}?table=quiet", "france", "fr", croupier="marie")
+    quiet.add_player("rouge")
+    quiet.bet("rouge", "rouge à 10")
+    busy = Table.create(f"{db}?table=busy", "france", "fr", croupier="paolo")
+    busy.add_player("bleu")
+    busy.bet("bleu", "17 en plein à 30")  # france: the straight-up maximum is 30
+    busy.close()
+    busy.spin(17)  # 30 x 35 = 1050: a large win
+    busy.bet("bleu", "17 en plein à 30")
+    views = {v.table: v for v in survey([db])}
+    assert views["quiet"].flags == [] and views["quiet"].croupier == "marie"
+    assert views["quiet"].staked == 10 and views["quiet"].betting == "open"
+    assert views["busy"].flags == ["at the maximum: straight 17",
+                                   "large win: bleu +1050 on round 1"]  # fmt: skip
+    assert views["busy"].last_numbers == [17] and views["busy"].round == 2
+    with psycopg.connect(db, autocommit=True) as conn:  # someone with the database's keys
+        conn.execute("ALTER TABLE audit DISABLE TRIGGER audit_no_change")
+        conn.execute("UPDATE audit SET payload = '{}' WHERE table_id = 'quiet' AND id = 3")
+    views = {v.table: v for v in survey([db])}
+    assert views["quiet"].flags[0].startswith("AUDIT CHAIN BROKEN at row 3")
+    assert not any("AUDIT" in f for f in views["busy"].flags)  # each table its own chain
+    data = json.loads(cb("floor", "--table", db, "--json").stdout)
+    assert [t["table"] for t in data["tables"]] == ["busy", "quiet"]
+    assert data["staked"] == 40 and data["flags"] == 3
+    screen = cb("floor", "--table", db, "--once").stdout
+    assert "busy" in screen and "! at the maximum: straight 17" in screen
+    assert "AUDIT CHAIN BROKEN" in screen
+
+
+def test_a_table_that_cannot_be_read_is_shown_not_fatal(tmp_path):
+    good = tmp_path / "good.sqlite"
+    Table.create(good, "france", "fr").close_file()
+    (tmp_path / "junk.sqlite").write_bytes(b"junk" * 100)
+    proc = cb("floor", "--table", str(good), "--table", str(tmp_path / "junk.sqlite"), "--once")
+    assert proc.returncode == 1 and "good.sqlite" in proc.stdout
+    assert "junk.sqlite  ! cannot be read" in proc.stdout and "Traceback" not in proc.stderr
