@@ -1,0 +1,23 @@
+"""bench/table_bench.py run with tiny counts on SQLite, so it does not rot (the real run
+is in the README; it never passes or fails on timings)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+
+def test_the_table_benchmark_runs_a_tiny_evening_on_one_and_two_tables():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "table_bench.py"), "--spins", "2", "--players",
+         "2", "--announcements", "2", "--tables", "1", "2", "--backends", "sqlite"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines() if line.startswith("sqlite ")]
+    assert [row[1] for row in rows] == ["1", "2"]
+    assert all(float(row[2]) > 0 for row in rows)
+    assert "refused" not in proc.stdout
+    assert "2 tables / 1, sqlite: bets/s total" in proc.stdout
