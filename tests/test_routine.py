@@ -12,6 +12,8 @@ import pytest
 from callbets.errors import TableError
 from callbets.table import Table
 
+from .conftest import Where
+
 
 def cb(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     import os
@@ -42,8 +44,8 @@ def test_a_backup_of_a_live_table_holds_what_is_still_in_the_write_ahead_log(tmp
     live.close_file()
 
 
-def test_every_audit_row_says_which_croupier_and_terminal(tmp_path: Path):
-    path = str(tmp_path / "t.sqlite")
+def test_every_audit_row_says_which_croupier_and_terminal(where: Where):
+    path = where("t")
     cb("table", "--table", path, "open", env={"CALLBETS_CROUPIER": "Marie"})
     cb("table", "--table", path, "--croupier", "Luc", "player", "rouge")
     cb("table", "--table", path, "player", "bleu", env={"CALLBETS_CROUPIER": ""})
@@ -53,11 +55,11 @@ def test_every_audit_row_says_which_croupier_and_terminal(tmp_path: Path):
     assert cb("table", "--table", path, "verify").returncode == 0  # "by" is hashed too
 
 
-def test_a_house_may_require_the_croupier(tmp_path: Path):
+def test_a_house_may_require_the_croupier(tmp_path: Path, where: Where):
     text = (Path(__file__).parent.parent / "callbets/houses/france.toml").read_text()
     house = tmp_path / "strict.toml"
     house.write_text(text + "\n[table]\nrequire_croupier = true\n")
-    path = str(tmp_path / "t.sqlite")
+    path = where("t")
     refused = cb("table", "--table", path, "open", "--house", str(house),
                  env={"CALLBETS_CROUPIER": ""})  # fmt: skip
     assert refused.returncode == 1 and "--croupier NAME" in refused.stderr
@@ -67,7 +69,7 @@ def test_a_house_may_require_the_croupier(tmp_path: Path):
     assert proc.returncode == 1 and "asks who the croupier is" in proc.stderr
     assert cb("table", "--table", path, "show").returncode == 0  # reading needs no name
     with pytest.raises(TableError, match="printable"):
-        Table.open(Path(path)).as_croupier("\x1b[31m")
+        Table.open(path).as_croupier("\x1b[31m")
 
 
 def test_version_houses_and_help():
@@ -79,13 +81,13 @@ def test_version_houses_and_help():
     assert "the winning number, 0 to 36" in helped
 
 
-def test_log_file_records_what_the_table_did(tmp_path: Path):
+def test_log_file_records_what_the_table_did(tmp_path: Path, where: Where):
     log = tmp_path / "callbets.log"
-    path = str(tmp_path / "t.sqlite")
+    path = where("t")
     cb("--log", str(log), "table", "--table", path, "open")
     cb("--log", str(log), "table", "--table", path, "player", "rouge")
-    text = log.read_text()
-    assert "t.sqlite #1 open" in text and "t.sqlite #2 player" in text
+    text, name = log.read_text(), Table.open(path, write=False).name
+    assert f"{name} #1 open" in text and f"{name} #2 player" in text
     assert cb("--log", str(tmp_path / "no" / "such" / "dir.log"), "houses").returncode == 2
 
 
@@ -119,14 +121,33 @@ def test_a_second_console_on_one_table_is_refused_and_a_killed_one_frees_it(tmp_
     ConsoleLock(path).acquire().release()  # a killed console leaves nothing locked
 
 
-def test_closing_says_what_happens_to_an_announcement_still_waiting(tmp_path: Path):
-    path = str(tmp_path / "t.sqlite")
+def test_a_second_console_on_a_database_table_is_refused_on_any_terminal(postgres_server):
+    import uuid
+
+    from callbets.console.lock import DatabaseConsoleLock
+
+    location = f"{postgres_server}?table=console-{uuid.uuid4().hex[:6]}"
+    first = Table.create(location, "venice-french", "fr")
+    held = DatabaseConsoleLock(first.store).acquire()  # type: ignore[arg-type]
+    proc = cb("console", "--table", location)
+    assert proc.returncode == 1 and "already open in a console" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    held.release()
+    again = Table.open(location)
+    DatabaseConsoleLock(again.store).acquire()  # type: ignore[arg-type]
+    first.close_file()
+    again.close_file()  # the server lets go with the connection
+    DatabaseConsoleLock(Table.open(location).store).acquire()  # type: ignore[arg-type]
+
+
+def test_closing_says_what_happens_to_an_announcement_still_waiting(where: Where):
+    path = where("t")
     cb("table", "--table", path, "open")
     cb("table", "--table", path, "player", "rouge")
     cb("table", "--table", path, "announce", "rouge", "tiers à 2")
     proc = cb("table", "--table", path, "close")
     assert "#1 rouge « tiers à 2 » attendait sa confirmation : abandonné" in proc.stdout
-    assert Table.open(Path(path), write=False).state()["staked"] == 0
+    assert Table.open(path, write=False).state()["staked"] == 0
 
 
 @pytest.mark.parametrize(
@@ -134,16 +155,16 @@ def test_closing_says_what_happens_to_an_announcement_still_waiting(tmp_path: Pa
     [("fr", "rouge à 10", "move:noir", "black"), ("it", "rosso da 10", "move:nero", "black"),
      ("en", "red by 10", "move:black", "black"), ("fr", "rouge à 10", "en prison", "red")],
 )  # fmt: skip
-def test_zero_choices_in_the_tables_own_words(tmp_path: Path, lang, bet, choice, kind):
-    path = str(tmp_path / "t.sqlite")
+def test_zero_choices_in_the_tables_own_words(where: Where, lang, bet, choice, kind):
+    path = where("t")
     cb("table", "--table", path, "open", "--lang", lang)
     cb("table", "--table", path, "player", "p")
     cb("table", "--table", path, "bet", "p", bet)
     cb("table", "--table", path, "close")
-    bet_id = Table.open(Path(path), write=False).open_bets()[0].id
+    bet_id = Table.open(path, write=False).open_bets()[0].id
     proc = cb("table", "--table", path, "spin", "0", "--choice", f"{bet_id}={choice}")
     assert proc.returncode == 0, proc.stderr
-    (kept,) = Table.open(Path(path), write=False).open_bets()
+    (kept,) = Table.open(path, write=False).open_bets()
     assert kept.position.kind.value == kind and kept.prison == 1
 
 
