@@ -16,6 +16,7 @@ casino's database administrator decides when); its version is checked at every o
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -30,8 +31,8 @@ from .store import Row, Store, pyformat
 if TYPE_CHECKING:
     import psycopg
 
-TABLE_ID_MAX = 40
-"""The longest table name (``T12``, ``roulette-3``)."""
+TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+"""A table's name: ``T12``, ``roulette-3`` (it also names the console's files)."""
 
 SCHEMA = [
     "CREATE TABLE callbets_schema (version integer NOT NULL)",
@@ -128,8 +129,10 @@ def split_url(url: str) -> tuple[str, str, str]:
     parts = urlsplit(url)
     query = parse_qsl(parts.query, keep_blank_values=True)
     table = next((v for k, v in query if k == "table"), "")
-    if table and (len(table) > TABLE_ID_MAX or not table.isprintable() or ":" in table):
-        raise TableError(f"a table's name is 1 to {TABLE_ID_MAX} printable characters, no ':'")
+    if table and not TABLE_ID.fullmatch(table):
+        raise TableError(
+            f"'{table[:50]}' cannot name a table: up to 40 letters, digits, '-', '_' or '.'"
+        )
     rest = urlencode([(k, v) for k, v in query if k != "table"])
     conn = urlunsplit(parts._replace(query=rest))
     host = parts.hostname or ""

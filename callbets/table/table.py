@@ -14,6 +14,7 @@ its rules even if the shipped profiles change.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -251,7 +252,10 @@ class Table:
         history): beside an SQLite file, in :func:`data_folder` for a database's table."""
         if self.store.backend == "sqlite":
             return Path(f"{self.location}{suffix}")
-        return data_folder() / f"{self.store.table_id}{suffix}"
+        folder = data_folder()
+        with contextlib.suppress(OSError):  # the caller says when it cannot write there
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder / f"{self.store.table_id}{suffix}"
 
     def close_file(self) -> None:
         """Close the database connection."""
