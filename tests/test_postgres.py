@@ -173,3 +173,27 @@ def test_the_whole_evening_through_the_command_line(postgres_server: str):
     assert spin["players"]["rouge"]["returned"] == 18
     assert "à remettre à rouge : 12" in t("replay", "1", "completer").stdout
     assert "rows verify" in t("verify").stdout
+
+
+@pytest.mark.parametrize(
+    ("sql", "first_bad"),
+    [("UPDATE audit SET payload = '{}' WHERE table_id = %s AND id = 3", 3),
+     ("DELETE FROM audit WHERE table_id = %s AND id = 4", 5),
+     ("UPDATE audit SET id = id + 100 WHERE table_id = %s AND id = 2", 3)],
+)  # fmt: skip
+def test_tampering_by_someone_with_the_databases_keys_is_found(postgres_server, sql, first_bad):
+    name = f"tamper-{uuid.uuid4().hex[:6]}"
+    t = Table.create(f"{postgres_server}?table={name}", "venice-french", "fr")
+    t.add_player("rouge")
+    t.bet("rouge", "voisins du zéro à 5")
+    t.close()
+    t.spin(26)
+    assert t.verify().ok
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute("ALTER TABLE audit DISABLE TRIGGER audit_no_change")
+        try:
+            conn.execute(sql, (name,))
+        finally:
+            conn.execute("ALTER TABLE audit ENABLE TRIGGER audit_no_change")
+    found = t.verify()
+    assert not found.ok and found.chain.first_bad == first_bad
