@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from callbets.table import Table
+from callbets.table import Table, TableError
 from callbets.table.chain import KEY_VARIABLE
 
 from .conftest import ROOT
@@ -183,3 +183,32 @@ def test_confirming_twice_places_once(tmp_path: Path) -> None:
     t.confirm(aid)
     assert t.state()["staked"] == 12
     time.sleep(0)
+
+
+def test_a_version_2_file_is_upgraded_by_db_upgrade_and_keeps_its_chain(tmp_path: Path) -> None:
+    path = tmp_path / "v2.sqlite"
+    t = Table.create(path, "venice-french", "fr")
+    t.add_player("rouge")
+    t.bet("rouge", "rouge à 10")
+    t.close_file()
+    db = sqlite3.connect(path)  # as version 2 made it: no table_id anywhere
+    db.execute("DROP INDEX announcements_by_table")
+    db.execute("DROP INDEX bets_by_table")
+    for table in ("meta", "players", "announcements", "bets", "spins", "outcomes", "audit"):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN table_id")
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    proc = subprocess.run([sys.executable, "-m", "callbets", "db", "upgrade", str(path)],
+                          capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert proc.returncode == 0 and "schema 2 upgraded to 3" in proc.stdout
+    t = Table.open(path)
+    assert t.verify().ok  # the old rows' hashes were kept, not recomputed
+    t.bet("rouge", "noir à 5")
+    assert t.state()["staked"] == 15 and t.verify().ok
+    newer = sqlite3.connect(path)
+    newer.execute("PRAGMA user_version = 9")
+    newer.commit()
+    newer.close()
+    with pytest.raises(TableError, match="newer callbets"):
+        Table.open(path)
