@@ -27,7 +27,7 @@ from .layout import (
     two_columns,
     two_dozens,
 )
-from .messages import said
+from .messages import call_names, said
 
 CALL_NAMES = frozenset(
     {
@@ -73,7 +73,7 @@ class Call:
             return two_columns(self.numbers[0])
         found = inside(self.numbers)
         if found is None or found.kind is not kind:
-            raise IllegalBetError(f"no {kind.value} {'/'.join(map(str, self.numbers))}")
+            raise IllegalBetError(said("no_position", position=Position(kind, self.numbers)))
         return found
 
     def recipe(self, house: House) -> catalogue.Recipe:
@@ -87,7 +87,7 @@ class Call:
                 raise IllegalBetError(said("no_24"))
             return ((position, 1),)
         if not house.offers(self.name):
-            raise IllegalBetError(f"{self.name.replace('_', ' ')} is not played at this house")
+            raise IllegalBetError(said("not_played", call=call_names(house, self)))
         if self.name in catalogue.FIXED:
             return catalogue.FIXED[self.name]
         if self.name == "neighbours":
@@ -232,7 +232,7 @@ class Announcement:
 def _notation_call(text: str) -> tuple[Call, int]:
     parts = text.split()
     if len(parts) < 2 or not parts[-1].startswith("x") or not parts[-1][1:].isdigit():
-        raise IllegalBetError(f"bad notation '{text}': it ends with the stake, e.g. 'x5'")
+        raise IllegalBetError(said("bad_notation_stake", text=text))
     name, args, unit = parts[0], parts[1:-1], int(parts[-1][1:])
     each_side = None
     if args and args[-1].startswith("n") and args[-1][1:].isdigit():
@@ -241,14 +241,14 @@ def _notation_call(text: str) -> tuple[Call, int]:
     if args:
         raw = args[0].replace("+", "/").replace("-", "/").split("/")
         if not all(r.isdigit() for r in raw) or len(args) > 1:
-            raise IllegalBetError(f"bad notation '{text}'")
+            raise IllegalBetError(said("bad_notation", text=text))
         numbers = tuple(int(r) for r in raw)
     if name in ("dozen", "two_dozens") and numbers:
         numbers = numbers[:1]  # "dozen 2", "two_dozens 1-2": the (first) dozen's index
     elif name in ("column", "two_columns") and numbers:
         numbers = (numbers[0] - 33,)  # "column 34", "two_columns 34-35": col 34 is 1
     if name not in CALL_NAMES and name not in BetKind.__members__.values():
-        raise IllegalBetError(f"bad notation '{text}': unknown bet '{name}'")
+        raise IllegalBetError(said("bad_notation_bet", text=text, name=name))
     return Call(name, numbers, each_side), unit
 
 

@@ -24,12 +24,14 @@ from .layout import Position
 @dataclass(frozen=True)
 class CallNames:
     """Called bets as a field of a message: named in the table's words when said
-    (``voisins du zéro``, ``le 17 et 2 voisins``), joined by " ; "."""
+    (``voisins du zéro``, ``le 17 et 2 voisins``), joined by ``separator``."""
 
     calls: tuple[Any, ...]
     """The :class:`~callbets.announcement.PlacedCall` objects."""
     house: Any
     """The :class:`~callbets.house.House` they are played at."""
+    separator: str = " ; "
+    """Between two names (a neighbours call's name holds commas)."""
 
 
 class Said(str):
@@ -54,11 +56,20 @@ def said(key: str, /, **fields: Any) -> Said:
     return Said(key, fields)
 
 
+def call_names(house: Any, *calls: Any, separator: str = " ; ") -> CallNames:
+    """Calls as a message field: :class:`~callbets.announcement.PlacedCall` objects, or
+    :class:`~callbets.announcement.Call` objects not yet staked."""
+    from .announcement import PlacedCall
+
+    placed = (c if isinstance(c, PlacedCall) else PlacedCall(c, 0, ()) for c in calls)
+    return CallNames(tuple(placed), house, separator)
+
+
 def _value(value: Any, lang: str) -> str:
     if isinstance(value, CallNames):
         from .readback import call_name
 
-        return " ; ".join(call_name(c, lang, value.house) for c in value.calls)
+        return value.separator.join(call_name(c, lang, value.house) for c in value.calls)
     if isinstance(value, Position):
         from .readback import position_name
 

@@ -84,11 +84,7 @@ def _split_decimal(raw: str, start: int, origin: list[int], text: str) -> list[W
     parts = re.split(r"([.,])", raw)
     seps = parts[1::2]
     if "." in seps or len(seps) == 1:
-        raise StakeError(
-            f"'{raw}' is unclear: amounts are whole pieces, and numbers are separated by spaces",
-            text,
-            origin[start],
-        )
+        raise StakeError(said("decimal", said=raw), text, origin[start])
     words: list[Word] = []
     pos = start
     for part in parts:
@@ -123,25 +119,16 @@ def words(text: str) -> list[Word]:
             _check_hyphen(folded, start, text, origin)
             continue
         if kind == "other":
-            raise UnrecognizedError(
-                f"unexpected character '{text[origin[start]]}'", text, origin[start]
-            )
+            char = text[origin[start]]
+            raise UnrecognizedError(said("unexpected_character", char=char), text, origin[start])
         if kind == "sign":
-            raise StakeError(
-                said("sign"),
-                text,
-                origin[start],
-            )
+            raise StakeError(said("sign"), text, origin[start])
         if kind == "decimal":
             out.extend(_split_decimal(m.group(), start, origin, text))
             continue
         if kind == "digits" and len(m.group()) > MAX_DIGITS:
-            raise StakeError(
-                f"a number of {len(m.group())} digits: no stake or number has more than "
-                f"{MAX_DIGITS}",
-                text,
-                origin[start],
-            )
+            digits = said("too_many_digits", count=len(m.group()), most=MAX_DIGITS)
+            raise StakeError(digits, text, origin[start])
         value = "/" if kind == "slash" else "," if kind == "comma" else m.group()
         joined = kind == "word" and start > 0 and folded[start - 1] == "-" and bool(out)
         out.append(Word(value, origin[start], origin[end], joined))

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from .errors import UnrecognizedError
 from .lexicon import Lexicon, Tok
+from .messages import said as message
 
 MAX_READINGS = 256
 """More groupings than this are not explored (a run of number words that long is noise)."""
@@ -270,9 +271,7 @@ def readings(composer: Composer, toks: list[Tok]) -> Iterator[Reading]:
         said = sum(_is_number_word(t) for t in toks[r.start : r.end])
         if said > MAX_RUN:
             raise UnrecognizedError(
-                f"{said} number words in a row: at most {MAX_RUN} are read; say 'et' or a "
-                "bet's name between the numbers",
-                column=toks[r.start].start,
+                message("number_run", count=said, most=MAX_RUN), column=toks[r.start].start
             )
     slices = [toks[r.start : r.end] for r in runs]
     cuts = [_uncuttable(composer, run) for run in slices]

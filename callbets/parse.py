@@ -66,9 +66,7 @@ def parse(text: str, lang: str = "fr", house: House | None = None) -> Announceme
     try:
         if len(text) > MAX_CHARS:
             raise UnrecognizedError(
-                f"an announcement is at most {MAX_CHARS} characters (this one has "
-                f"{len(text)}): announce the bets in several parts",
-                column=MAX_CHARS,
+                message("too_long", most=MAX_CHARS, count=len(text)), column=MAX_CHARS
             )
         return _parse(grammar, text, house)
     except AnnouncementError as err:
@@ -143,7 +141,7 @@ def _read(grammar: Language, reading: Reading, house: House, text: str) -> _Atte
         except UnexpectedInput as err:
             raise _explain(err, toks, text) from None
         except LarkError as err:  # pragma: no cover - a grammar bug, never the user's fault
-            raise UnrecognizedError(f"cannot read this announcement ({err})", column=0) from None
+            raise UnrecognizedError(message("unreadable", error=err), column=0) from None
         elements: list[Element] = tree  # the inline ElementBuilder returns a list
         assembler.feed(elements)
         shape = assembler.shape()

@@ -99,10 +99,8 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
             )
         prev = toks[i - 1] if i else None
         if prev is not None and _is_number(prev) and nxt.type in ("NEIGHBOURS", "SIDES"):
-            raise UnrecognizedError(
-                f"'{prev.text} {tok.text} {nxt.text}': the article is in the wrong place",
-                column=tok.start,
-            )
+            said = f"{prev.text} {tok.text} {nxt.text}"
+            raise UnrecognizedError(message("article_misplaced", said=said), column=tok.start)
     return [_as_comma(t) if _between_numbers(toks, i) else t for i, t in enumerate(toks)
             if t.type not in (ARTICLE, BOTH) or _between_numbers(toks, i)]  # fmt: skip
 
@@ -131,7 +129,7 @@ def _both_before_stake(toks: Sequence[Tok], i: int) -> None:
     prefix = j == i + 1 and after is not None and after.type in STAKE_WORDS
     if not (amount or prefix):
         raise UnrecognizedError(
-            f"'{toks[i].text}' must come right before the stake", column=toks[i].start
+            message("both_before_stake", word=toks[i].text), column=toks[i].start
         )
 
 
@@ -152,8 +150,7 @@ def _between_numbers(toks: Sequence[Tok], i: int) -> bool:
         j -= 1
     if j == 0 or toks[j - 1].type != ARTICLE:
         raise UnrecognizedError(
-            f"'{toks[i].text}' in the middle of the numbers: one number, or two?",
-            column=toks[i].start,
+            message("article_in_number", word=toks[i].text), column=toks[i].start
         )
     return True
 
@@ -169,8 +166,7 @@ def _singular_before_count(toks: Sequence[Tok], i: int) -> None:
         j += 1
     if j > i + 1 and j < len(toks) and toks[j].type == "PIECES":
         raise UnrecognizedError(
-            f"'{toks[i].text}' before a count of pieces: the words are out of order",
-            column=toks[i].start,
+            message("article_before_count", word=toks[i].text), column=toks[i].start
         )
 
 
@@ -184,8 +180,7 @@ def _plural_before_number(toks: Sequence[Tok], i: int) -> None:
     if after is None or after.type in STAKE_WORDS or after.type in SEPARATORS:
         said = " ".join(t.text for t in toks[i:j])
         raise UnrecognizedError(
-            f"'{said}': {toks[i].text} what? A plural before a number needs what it counts",
-            column=toks[i].start,
+            message("plural_what", said=said, word=toks[i].text), column=toks[i].start
         )
 
 
@@ -199,10 +194,8 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     out = [replace(t, type="NUMBER") if t.type == "DIGITS" else t for t in toks]
     for t in out:
         if t.value is not None and t.value > MAX_AMOUNT:
-            raise StakeError(
-                f"{t.value}: no stake is above {MAX_AMOUNT:,}".replace(",", " "),
-                column=t.start,
-            )
+            most = f"{MAX_AMOUNT:,}".replace(",", " ")
+            raise StakeError(message("stake_too_big", value=t.value, most=most), column=t.start)
     out = _ranges(out, lexicon, piece_value)
     out = _merge(out)
     out = _retype(out)
@@ -268,7 +261,7 @@ def _range_at(
     elif link.type != "RANGE_TO" and not _role(toks[i - 1] if i else None, lexicon, "RANGE_FROM"):
         said = f"{low.text} {link.text} {high.text}"
         raise AmbiguousError(
-            f"'{said}': {low.value} to {high.value}, or {low.value} at {high.value} a piece?",
+            message("range_or_stake", said=said, low=low.value, high=high.value),
             [f"{RANGES[pair]} x{piece_value}", f"straight {low.value} x{high.value}"],
             column=low.start,
         )
@@ -337,10 +330,8 @@ def _check_ends(toks: list[Tok]) -> None:
         raise UnrecognizedError(message("stops_at", word=last.text), column=last.start)
     for a, b in itertools.pairwise(toks):
         if a.type in SEPARATORS and b.type in SEPARATORS and a.type != "COMMA":
-            raise UnrecognizedError(
-                f"'{a.text} {b.text}': something is missing between them", column=b.start
-            )
+            said = f"{a.text} {b.text}"
+            raise UnrecognizedError(message("missing_between", said=said), column=b.start)
         if a.type in SEPARATORS - {"COMMA"} and b.type in STAKE_WORDS:
-            raise UnrecognizedError(
-                f"'{a.text} {b.text}': a bet is missing between them", column=b.start
-            )
+            said = f"{a.text} {b.text}"
+            raise UnrecognizedError(message("bet_missing_between", said=said), column=b.start)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import pickle
 import string
@@ -14,10 +15,13 @@ import pytest
 from callbets import find_house
 from callbets._resources import language_words
 from callbets.console.session import Session
-from callbets.errors import CallbetsError
+from callbets.errors import AnnouncementError, CallbetsError
 from callbets.messages import Said, message_in, said
 from callbets.parse import parse
 from callbets.table import Table
+
+from .conftest import ROOT
+from .test_corpus import CASES
 
 LANGS = ("fr", "it", "en")
 
@@ -120,3 +124,94 @@ def test_callbets_settle_speaks_the_language_asked(lang, text, lines):
     )  # fmt: skip
     for expected in lines:
         assert expected in proc.stdout
+
+
+LESS_COMMON = {
+    "fr": [
+        ("5/8 à 10", "serie_or_position",
+         "« 5/8 » : cheval 5/8, ou la série 5/8 (tiers du cylindre) ? Dites son nom"),
+        ("vingt cinq vingt neuf", "bare_pair",
+         "« 25 29 » sans rien entre les deux : carré 25/26/28/29, ou un plein sur chacun ? "
+         "Dites son nom (« carré 25/26/28/29 ») ou « et » entre les deux"),
+        ("tiers du deux", "no_serie", "pas de tiers 2 (série 5/8 ou 0/2/3)"),
+        ("trente le deux en plein", "article_in_number",
+         "« le » au milieu des nombres : un numéro, ou deux ?"),
+        ("série 0/2/3 à cheval", "not_all_cheval", "pas de voisins du zéro tout à cheval"),
+        ("gioco ferrari", "not_played", "gioco Ferrari ne se joue pas dans cette maison"),
+    ],
+    "it": [
+        ("cinque otto", "bare_pair",
+         "«5 8» senza niente in mezzo: cavallo 5/8, o un pieno su ciascuno? "
+         "Dite il nome («cavallo 5/8») o «e» tra i due"),
+        ("serie quattro sette", "no_serie", "«serie 4/7» non esiste (serie 5/8 o 0/2/3)"),
+        ("finali otto e nove da cinque", "finales_plein_or_cheval",
+         "finali 8 e 9: due finali in pieno, o la finale 8/9 a cavallo? "
+         "Dite «in pieno» o «a cavallo»"),
+        ("serie 5/8 da 5 5 e zero spiel da 10", "after_stake",
+         "«5» subito dopo la posta: una puntata sul 5, o la posta detta due volte? "
+         "Dite «e» prima di un'altra puntata"),
+        ("serie 0/2/3 in pieno", "no_plein_of", "niente vicini dello zero in pieno"),
+        ("tiers da 12", "tiers_twelve",
+         "«da 12»: la serie 5/8 da 12 al pezzo, o la serie 5/8 in pieno "
+         "(i suoi 12 numeri in pieno)?"),
+    ],
+    "en": [
+        ("five eight", "bare_pair",
+         "'5 8' with nothing between: the split 5/8, or a straight-up on each? "
+         "Say its name ('split 5/8') or 'and' between them"),
+        ("45 euros in all", "forward_of_which",
+         "'45 in all': on which bet? Say it after the amount"),
+        ("split 5/8 at 2.5", "decimal",
+         "'2.5' is unclear: amounts are whole pieces, and numbers are separated by spaces"),
+        ("17 and two two either side", "count_twice",
+         "'2' said twice before 'each side': a number, or the count?"),
+        ("5 30 on 5", "no_stake_of_its_own",
+         "'straight 5' has no stake, and the others do: is it a bet of its own? "
+         "Say its stake, or 'and' between the bets"),
+        ("tiers of two", "no_serie", "no tiers 2 (serie 5/8 or 0/2/3)"),
+    ],
+}  # fmt: skip
+"""Less common refusals, each as the table hears it: its key and its message."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_less_common_refusals_in_the_language_asked(lang):
+    cases = LESS_COMMON[lang]
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbets", "parse", "--jsonl", "--lang", lang],
+        input="".join(f"{text}\n" for text, _, _ in cases), capture_output=True, text=True,
+    )  # fmt: skip
+    errors = [json.loads(line)["error"] for line in proc.stdout.splitlines()]
+    assert [(e["key"], e["message"]) for e in errors] == [(k, m) for _, k, m in cases]
+
+
+def test_every_refusal_of_the_corpus_has_its_message_in_the_tables_language():
+    refused = [c for c in CASES if "refuse" in c["expect"]]
+    assert len(refused) >= 200
+    for case in refused:
+        with pytest.raises(AnnouncementError) as info:
+            parse(case["text"], case["lang"], find_house(case.get("house", "venice-french")))
+        message = info.value.message
+        assert isinstance(message, Said), (case["text"], message)
+        assert message.key in language_words("messages.toml", case["lang"]), case["text"]
+
+
+REFUSALS = frozenset({
+    "AnnouncementError", "UnrecognizedError", "IllegalBetError", "StakeError", "AmbiguousError",
+    "_illegal", "_unused",
+})  # fmt: skip
+"""What raises a refusal a croupier reads: each takes a message of grammar/messages.toml."""
+
+
+def test_no_refusal_is_worded_in_the_code():
+    """A refusal built from a string literal would be said in English at every table."""
+    worded = []
+    for path in sorted((ROOT / "callbets").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+            if name in REFUSALS and isinstance(node.args[0], ast.Constant | ast.JoinedStr):
+                worded.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not worded
+

@@ -16,7 +16,7 @@ from ..errors import (
     StakeError,
     UnrecognizedError,
 )
-from ..messages import CallNames
+from ..messages import CallNames, call_names
 from ..messages import said as said_message
 from ..transform import StakeEl
 from .draft import Check, Draft, Question, group_key
@@ -43,7 +43,7 @@ class Placing:
         :raises AnnouncementError: an illegal or unclear bet or stake.
         """
         if not self.drafts:
-            raise UnrecognizedError("no bet in this announcement", column=0)
+            raise UnrecognizedError(said_message("no_bet"), column=0)
         recipes: list[tuple[Draft, Call, Recipe]] = []
         said_again = self._said_again()
         for d in self.drafts:
@@ -85,8 +85,7 @@ class Placing:
         except IllegalBetError:
             return
         raise AmbiguousError(
-            f"finales {digits[0]} and {digits[1]}: two finales en plein, or the finale "
-            f"{digits[0]}/{digits[1]} à cheval? Say 'en plein' or 'à cheval'",
+            said_message("finales_plein_or_cheval", a=digits[0], b=digits[1]),
             [" ; ".join(p.notation() for p in mine), f"{cheval.notation()} x{mine[0].unit}"],
             column=draft.start,
         )
@@ -117,9 +116,9 @@ class Placing:
             elif len(run) > 1 and listed == chips:
                 out.extend(run)  # "orphelins, 1, 6/9, 14/17, 17/20, 31/34"
             elif len(run) > 1 and listed < chips:
+                calls = call_names(self.house, resolve(d, self.house)[0])
                 raise AmbiguousError(
-                    f"chips of {resolve(d, self.house)[0].notation()} said after it, but not "
-                    "all of them: read back with one missing, or bets of their own?",
+                    said_message("chips_read_back", calls=calls),
                     [],
                     column=run[0].start,
                 )
@@ -135,34 +134,34 @@ class Placing:
             said = d.nums.numbers if d.nums is not None else ()
             if _bare(d) and len(said) > 1 and d.nums is not None and not d.nums.slashed:
                 apart = " ; ".join(f"straight {n} x{p.unit}" for n in said)
+                spoken = " ".join(map(str, said))
                 raise AmbiguousError(
-                    f"'{' '.join(map(str, said))}' with nothing between: the "
-                    f"{p.call.notation()}, or a straight-up on each? Say its name "
-                    f"('cheval {'/'.join(map(str, said))}') or 'et' between them",
+                    said_message("bare_pair", said=spoken, position=p.call.position()),
                     [p.notation(), apart],
                     column=d.start,
                 )
             if draft_finales_pair(d):
                 a, b = said
                 raise AmbiguousError(
-                    f"finales {a} {b}: the finale {a}/{b} à cheval, or the finales {a} and {b} "
-                    "en plein? Say 'à cheval' or 'en plein'",
+                    said_message("finales_cheval_or_plein", a=a, b=b),
                     [p.notation(), f"finale_plein {a} x{p.unit} ; finale_plein {b} x{p.unit}"],
                     column=d.start,
                 )
             if _bare(d) and said in names:
                 other = f"{names[said]} x{p.unit}"
+                serie = call_names(self.house, Call(names[said]))
+                slashed = "/".join(map(str, said))
                 raise AmbiguousError(
-                    f"'{'/'.join(map(str, said))}': the {p.call.notation()}, or the serie "
-                    f"{'/'.join(map(str, said))} ({names[said]})? Say its name",
+                    said_message(
+                        "serie_or_position", said=slashed, position=p.call.position(), call=serie
+                    ),
                     [p.notation(), other],
                     column=d.start,
                 )
             stake = d.stake
             if p.call.name == "tiers" and stake and stake.kind == "piece" and stake.amount == 12:
                 raise AmbiguousError(
-                    f"'{stake.text}': the tiers at 12 a piece, or the tiers en plein (its 12 "
-                    "numbers straight up)?",
+                    said_message("tiers_twelve", said=stake.text),
                     [p.notation(), f"tiers_plein x{self.house.piece_value}"],
                     column=stake.start,
                 )
@@ -207,8 +206,7 @@ class Placing:
         amount = last.nums.numbers[0]
         head = [p.notation() for _, p in placed[:-1]]
         raise AmbiguousError(
-            f"'{amount}' at the end, with no stake said: a bet on {amount}, or the stake? "
-            "Say the stake with its word ('à 5')",
+            said_message("trailing_number", amount=amount),
             [" ; ".join([*head, mine.notation()]), f"{theirs.call.notation()} x{amount}"],
             column=last.start,
         )
@@ -219,8 +217,7 @@ class Placing:
         for d, p in placed:
             if d.stake is None and any(o.stake is not None for o in self.drafts):
                 raise AmbiguousError(
-                    f"'{p.call.notation()}' has no stake, and the others do: is it a bet of "
-                    "its own? Say its stake, or 'et' between the bets",
+                    said_message("no_stake_of_its_own", calls=CallNames((p,), self.house)),
                     [" ; ".join(q.notation() for _, q in placed)],
                     column=d.start,
                 )
@@ -247,9 +244,7 @@ class Placing:
         first = " ; ".join(p.notation() for d, p in placed if d is not after)
         other = PlacedCall(again, mine.unit, ()).notation()
         raise AmbiguousError(
-            f"'{n}' after '{before.words[0].text if before.words else 'voisins'} "
-            f"{before.nums.numbers[0]}': the same bet on {n}, or a straight-up on {n}? "  # type: ignore[union-attr]
-            "Say the bet's name before each number",
+            said_message("same_bet_again", n=n, said=_said_call(before)),
             [f"{first} ; {mine.notation()}", f"{first} ; {other}"],
             column=after.start,
         )
@@ -346,6 +341,15 @@ class Placing:
                              value=check.value),
                 column=check.start,
             )  # fmt: skip
+
+
+def _said_call(draft: Draft) -> str:
+    """A call on one number as it was said: "finale 3", "voisins 17"."""
+    word = draft.words[0].text if draft.words else ""
+    if not word and draft.neighbours is not None:
+        word = draft.neighbours.text
+    numbers = draft.nums.numbers if draft.nums is not None else ()
+    return " ".join([word, *map(str, numbers)]).strip()
 
 
 def _bare(draft: Draft) -> bool:

@@ -8,6 +8,7 @@ from ..announcement import Call
 from ..errors import AmbiguousError, IllegalBetError, UnrecognizedError
 from ..house import House
 from ..layout import BetKind, Position, from_pair, inside
+from ..messages import call_names
 from ..messages import said as message
 from .draft import (
     CHANCES,
@@ -30,7 +31,7 @@ def _illegal(message: str, draft: Draft) -> IllegalBetError:
 
 
 def _unused(draft: Draft, what: str) -> UnrecognizedError:
-    return UnrecognizedError(f"'{what}' does not fit this bet", column=draft.start)
+    return UnrecognizedError(message("not_this_bet", word=what), column=draft.start)
 
 
 def as_position(nums: tuple[int, ...]) -> Call | None:
@@ -43,9 +44,9 @@ def as_position(nums: tuple[int, ...]) -> Call | None:
     return Call(pos.kind.value, pos.numbers) if pos is not None else None
 
 
-def _numbers(draft: Draft, what: str) -> tuple[int, ...]:
+def _numbers(draft: Draft) -> tuple[int, ...]:
     if draft.nums is None:
-        raise _illegal(f"{what}: which number?", draft)
+        raise _illegal(message("which_number", word=_head_word(draft)), draft)
     for n in draft.nums.numbers:
         if n > 36:
             raise IllegalBetError(message("off_layout", n=n), column=draft.nums.start)
@@ -61,7 +62,7 @@ def _only(draft: Draft, allowed: set[str] | frozenset[str], numbers: bool) -> No
         said = "/".join(map(str, draft.nums.numbers))
         raise _unused(draft, said)
     if draft.more or draft.range is not None:
-        raise _unused(draft, "the numbers after it")
+        raise UnrecognizedError(message("numbers_after_unused"), column=draft.start)
 
 
 def resolve(draft: Draft, house: House) -> list[Call]:
@@ -81,7 +82,7 @@ def resolve(draft: Draft, house: House) -> list[Call]:
         _only(draft, {head}, numbers=False)
         return [Call(BetKind(head).value)]
     if head in ("tiers", "serie"):
-        return [_resolve_tiers(draft)]
+        return [_resolve_tiers(draft, house)]
     if head == "orphelins":
         _only(draft, {"orphelins", *MODIFIERS}, numbers=False)
         if "straight" in have:
@@ -89,16 +90,16 @@ def resolve(draft: Draft, house: House) -> list[Call]:
         plein = house.orphelins_default == "plein" and "split" not in have
         return [Call("orphelins_plein" if plein else "orphelins")]
     if head == "finale":
-        return [_resolve_finale(draft, _numbers(draft, "finale"))]
+        return [_resolve_finale(draft, _numbers(draft))]
     if head == "finales":
-        lists = [_numbers(draft, "finales"), *(m.numbers for m in draft.more)]
+        lists = [_numbers(draft), *(m.numbers for m in draft.more)]
         return [_resolve_finale(replace(draft, more=[]), nums) for nums in lists]
     if head in NAMED_DOZENS:
         _only(draft, {head}, numbers=False)
         return [Call("dozen", (NAMED_DOZENS[head],))]
     if head == "complete":
         _only(draft, {"complete"}, numbers=True)
-        nums = _numbers(draft, "complet")
+        nums = _numbers(draft)
         _one_each(draft, nums)
         return [Call("complete", (n,)) for n in nums]
     if head in OUTSIDE:
@@ -115,8 +116,7 @@ def _one_each(draft: Draft, nums: tuple[int, ...]) -> None:
     if len(nums) > 1:
         said = " ".join(map(str, nums))
         raise AmbiguousError(
-            f"'{said}' with nothing between: one bet on each, or a number heard wrong? "
-            "Say 'et' between the numbers",
+            message("one_bet_each", said=said),
             [],
             column=draft.start,
         )
@@ -127,11 +127,11 @@ def _resolve_neighbours(draft: Draft) -> Call:
     assert nb is not None
     _only(replace(draft, more=[]), set(), numbers=True)
     if draft.nums is not None:
-        nums = _numbers(draft, "voisins du") + tuple(n for m in draft.more for n in m.numbers)
+        nums = _numbers(draft) + tuple(n for m in draft.more for n in m.numbers)
         if any(n > 36 for n in nums):
             raise _illegal(message("off_layout", n=max(nums)), draft)
         if len(set(nums)) != len(nums):
-            raise _illegal("the same number twice", draft)
+            raise _illegal(message("same_number_twice"), draft)
         if nums == (0,) and nb.count is None:
             return Call("voisins")
         return Call("neighbours", nums, nb.count)
@@ -147,29 +147,29 @@ def _resolve_neighbours(draft: Draft) -> Call:
     return Call("neighbours", draft.centres, nb.count)
 
 
-def _resolve_tiers(draft: Draft) -> Call:
+def _resolve_tiers(draft: Draft, house: House) -> Call:
     _only(draft, {"tiers", "serie", *MODIFIERS}, numbers=True)
     nums = draft.nums.numbers if draft.nums is not None else None
     if nums is not None and nums not in SERIES:  # "serie 4/7", "tiers of two"
         word = draft.words[0].text if draft.words else "serie"
-        raise _illegal(f"no {word} {'/'.join(map(str, nums))} (serie 5/8 or 0/2/3)", draft)
+        raise _illegal(message("no_serie", word=word, said=_describe(nums)), draft)
     if nums is None and draft.head == "serie" and not draft.alone:
-        raise _illegal("serie: which one? (serie 5/8 or 0/2/3)", draft)
-    name = SERIES[nums] if nums is not None else "tiers"
+        raise _illegal(message("which_serie"), draft)
+    call = Call(SERIES[nums] if nums is not None else "tiers")
     if "straight" in draft.concepts:
-        if name != "tiers":
-            raise _illegal(f"there is no {name.replace('_', ' ')} en plein", draft)
+        if call.name != "tiers":
+            raise _illegal(message("no_plein_of", call=call_names(house, call)), draft)
         return Call("tiers_plein")
-    if "split" in draft.concepts and name != "tiers":
-        raise _illegal(f"{name.replace('_', ' ')} is not all à cheval", draft)
-    return Call(name)
+    if "split" in draft.concepts and call.name != "tiers":
+        raise _illegal(message("not_all_cheval", call=call_names(house, call)), draft)
+    return call
 
 
 def _resolve_finale(draft: Draft, nums: tuple[int, ...]) -> Call:
     _only(draft, {"finale", "finales", *FINALE_WORDS}, numbers=True)
     have = set(draft.concepts)
     if "straight" in have and have & ({"split"} | DIRECTIONS):
-        raise _illegal("a finale is en plein or à cheval, not both", draft)
+        raise _illegal(message("finale_both_ways"), draft)
     cheval = have & ({"split"} | DIRECTIONS)
     if len(nums) == 1 and not cheval:
         return Call("finale_plein", nums)
@@ -230,12 +230,12 @@ def _resolve_plural(draft: Draft, head: str, house: House) -> list[Call]:
     side_by_side = len(idx) == 2 and idx[1] - idx[0] == 1
     if "split" in draft.concepts:
         if not side_by_side:
-            raise _illegal(f"{head} à cheval are two side by side", draft)
+            raise _illegal(message(f"{head}_side_by_side"), draft)
         return [Call(twice, (idx[0],))]
     if side_by_side and house.allow_24_numbers:
         unit = f"x{house.piece_value}"
         raise AmbiguousError(
-            f"two {head}: one bet on both (à cheval, 24 numbers), or one bet on each?",
+            message(f"both_{head}"),
             [f"{Call(twice, (idx[0],)).notation()} {unit}",
              " ; ".join(f"{c.notation()} {unit}" for c in apart)],
             column=draft.start,
@@ -262,7 +262,9 @@ def _resolve_range(draft: Draft) -> Call:
             ordinal = _ordinal(draft)
             said = Call(draft.head, (ordinal,)) if ordinal else Call(draft.head, call.numbers)
         if said != call:
-            raise _illegal(f"'{draft.words[0].text}' is not {rng.low} to {rng.high}", draft)
+            raise _illegal(
+                message("not_range", word=draft.words[0].text, low=rng.low, high=rng.high), draft
+            )
     return call
 
 
@@ -283,11 +285,17 @@ def _resolve_ordinal(draft: Draft) -> Call:
     if len(draft.words) > 1:
         raise _unused(draft, draft.words[1].text)
     which = draft.concepts[0]
-    nums = _numbers(draft, which)
+    nums = _numbers(draft)
     if len(nums) == 1 and (which, nums[0]) in RUNS:
         name, numbers = RUNS[(which, nums[0])]
         return Call(name, numbers)
-    raise _illegal(f"no bet called '{draft.words[0].text} {nums[0]}'", draft)
+    raise _illegal(message("no_bet_called", said=f"{draft.words[0].text} {nums[0]}"), draft)
+
+
+def _head_word(draft: Draft) -> str:
+    """The word of the draft's main call as it was said ("finale", "complets")."""
+    heads = [w.text for w in draft.words if w.concept == draft.head]
+    return (heads or [w.text for w in draft.words] or [""])[0]
 
 
 def _describe(nums: tuple[int, ...]) -> str:
@@ -295,7 +303,7 @@ def _describe(nums: tuple[int, ...]) -> str:
 
 
 def _position_by_numbers(draft: Draft) -> Call:
-    nums = _numbers(draft, "bet")
+    nums = _numbers(draft)
     found = as_position(nums)
     if found is None:
         raise _illegal(_why_not(nums), draft)
@@ -311,7 +319,7 @@ def _why_not(nums: tuple[int, ...]) -> str:
 
 def _resolve_named(draft: Draft, head: str) -> list[Call]:
     _only(draft, {head}, numbers=True)
-    nums = _numbers(draft, draft.words[0].text)
+    nums = _numbers(draft)
     kind = BetKind(head)
     if kind is BetKind.STRAIGHT:
         _one_each(draft, nums)

@@ -77,7 +77,7 @@ class Assembler:
         for el in elements:
             if self.link is not None and not isinstance(el, Nums):
                 raise UnrecognizedError(
-                    f"'{self.link.text}' must be followed by a number", column=self.link.start
+                    message("number_after", word=self.link.text), column=self.link.start
                 )
             if isinstance(el, Sep):
                 self.current, self.last_sep = None, el.kind
@@ -86,10 +86,7 @@ class Assembler:
                 self.after_stake = False
                 continue
             if self.last_sep == "with" and not isinstance(el, NeighboursEl):
-                raise UnrecognizedError(
-                    "'with' (avec, con) goes before the neighbours: say 'et' between two bets",
-                    column=start_of(el),
-                )
+                raise UnrecognizedError(message("with_before_neighbours"), column=start_of(el))
             if isinstance(el, StakeEl):
                 self._refuse_juxtaposed()
                 self._stake(el)
@@ -111,14 +108,12 @@ class Assembler:
         self._refuse_juxtaposed()
         if len(self.drafts) > MAX_CALLS:
             raise UnrecognizedError(
-                f"{len(self.drafts)} bets in one announcement: at most {MAX_CALLS}; announce "
-                "them in several parts",
+                message("too_many_bets", count=len(self.drafts), most=MAX_CALLS),
                 column=self.drafts[MAX_CALLS].start,
             )
         if self.forward is not None and not any(d.stake is self.forward for d in self.drafts):
             raise StakeError(
-                f"'{self.forward.text}': on which bet? Say it after the amount",
-                column=self.forward.start,
+                message("forward_of_which", word=self.forward.text), column=self.forward.start
             )
 
     def _refuse_juxtaposed(self) -> None:
@@ -149,15 +144,10 @@ class Assembler:
         if cur is not None and cur.is_bare:
             said = "/".join(map(str, cur.nums.numbers))  # type: ignore[union-attr]
             raise AmbiguousError(
-                f"'{said}' then '{el.text}' with nothing between: is {said} a bet of its "
-                f"own, or part of '{el.text}'? Say 'et' between two bets",
-                [],
-                column=el.start,
+                message("bare_then_word", said=said, word=el.text), [], column=el.start
             )
         if cur is not None and el.concept in FINALE_WORDS:
-            raise IllegalBetError(
-                f"'{el.text}' does not go with the bet before it", column=el.start
-            )
+            raise IllegalBetError(message("not_with_before", word=el.text), column=el.start)
         if cur is not None and self.juxtaposed is None and not _both_called(cur, el):
             self.juxtaposed = el  # "voisins tiers et orphelins": a list, if an "et" follows
         draft = self._new(el.start)
@@ -195,20 +185,12 @@ class Assembler:
             return
         a = "/".join(map(str, before.nums.numbers))  # type: ignore[union-attr]
         b = "/".join(map(str, draft.nums.numbers))  # type: ignore[union-attr]
-        raise AmbiguousError(
-            f"'{a}' and '{b} {el.text}': is {a} '{el.text}' too, or a straight-up? "
-            f"Say '{el.text}' after each number",
-            [],
-            column=el.start,
-        )
+        raise AmbiguousError(message("postfix_list", a=a, b=b, word=el.text), [], column=el.start)
 
     def _refuse_talk(self, el: WordEl) -> None:
         if el.concept in ("chatter", "close"):
             raise UnrecognizedError(message("table_talk", word=el.text), column=el.start)
-        raise UnrecognizedError(
-            f"'{el.text}' replays a winning bet after the spin; it is not a new bet",
-            column=el.start,
-        )
+        raise UnrecognizedError(message("replay_not_bet", word=el.text), column=el.start)
 
     def _link(self, el: LinkEl) -> None:
         cur = self.current
@@ -249,12 +231,7 @@ class Assembler:
             assert target is not None
             if target.neighbours is not None and self._spoken_together(el):
                 said = " ".join(map(str, el.numbers))
-                raise AmbiguousError(
-                    f"'{said}' with nothing between: the neighbours of each, or one number "
-                    "heard wrong? Say 'et' between the numbers",
-                    [],
-                    column=el.start,
-                )
+                raise AmbiguousError(message("neighbours_each", said=said), [], column=el.start)
             if target.nums is None:
                 target.nums, target.linked = el, True
             else:
@@ -265,24 +242,15 @@ class Assembler:
                 return
             if self.after_stake:
                 said = "/".join(map(str, el.numbers))
-                raise AmbiguousError(
-                    f"'{said}' right after the stake: a bet on {said}, or the stake said "
-                    "twice? Say 'et' before another bet",
-                    [],
-                    column=el.start,
-                )
+                raise AmbiguousError(message("after_stake", said=said), [], column=el.start)
             before = self._one_number_call_before(el)
             self._new(el.start).nums = el
             if before is not None:
                 self.repeats.append((before, self.drafts[-1]))
         elif cur.wants_numbers(el):
             if cur.neighbours is not None and self._spoken_together(el):
-                raise AmbiguousError(
-                    f"'{' '.join(map(str, el.numbers))}' with nothing between: the neighbours of "
-                    "each, or one number heard wrong? Say 'et' between the numbers",
-                    [],
-                    column=el.start,
-                )
+                said = " ".join(map(str, el.numbers))
+                raise AmbiguousError(message("neighbours_each", said=said), [], column=el.start)
             cur.nums = el
         else:
             self._bare_amount(cur, el)
@@ -364,11 +332,7 @@ class Assembler:
             # "le 31 deux de chaque côté", "1 and 20 one either side": no other reading,
             # but "17 and two two either side" is a number said twice: ask
             if cur.nums is not None and cur.nums.numbers == (el.count,):
-                raise AmbiguousError(
-                    f"'{el.count}' said twice before 'each side': a number, or the count?",
-                    [],
-                    column=el.start,
-                )
+                raise AmbiguousError(message("count_twice", count=el.count), [], column=el.start)
             self.current = None
             self._bind_run(self._number_run(cur.sep_before) or [cur], el)
             return
@@ -384,8 +348,7 @@ class Assembler:
         if cur is not None and cur.is_bare:
             nums = "/".join(map(str, cur.nums.numbers))  # type: ignore[union-attr]
             raise AmbiguousError(
-                f"'{nums}' then 'voisins' with nothing between: the neighbours of {nums}, "
-                f"or {nums} and the voisins du zéro?",
+                message("neighbours_or_voisins", said=nums),
                 [f"neighbours {nums} x{self.house.piece_value}",
                  f"straight {nums} x{self.house.piece_value} ; voisins x{self.house.piece_value}"],
                 column=el.start,
@@ -404,10 +367,7 @@ class Assembler:
         if together is not None:
             said = " ".join(map(str, together.nums.numbers))  # type: ignore[union-attr]
             raise AmbiguousError(
-                f"'{said}' with nothing between, then 'voisins': the neighbours of each, "
-                "or one number heard twice? Say 'et' between the numbers",
-                [],
-                column=together.start,
+                message("neighbours_heard_twice", said=said), [], column=together.start
             )
         stake, sep = run[0].stake, run[0].sep_before
         del self.drafts[-len(run) :]
@@ -436,9 +396,7 @@ class Assembler:
             cur.range = el
             return
         if cur is not None and cur.is_bare:
-            raise AmbiguousError(
-                f"a number then '{el.text}' with nothing between", [], column=el.start
-            )
+            raise AmbiguousError(message("number_then_range", word=el.text), [], column=el.start)
         self._new(el.start).range = el
 
     def _stake(self, el: StakeEl) -> None:
@@ -476,9 +434,7 @@ class Assembler:
         if el.kind in ("total", "money"):
             self._check(CheckEl(el.amount, el.text, el.start))
             return
-        raise StakeError(
-            f"'{el.text}': a second stake for a bet that already has one", column=el.start
-        )
+        raise StakeError(message("second_stake", word=el.text), column=el.start)
 
     def _check(self, el: PiecesEl | CheckEl) -> None:
         targets = self._open_group()
