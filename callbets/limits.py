@@ -68,9 +68,9 @@ def check_limits(announcement: Announcement, house: House, on_layout: OnLayout =
             if p.position.numbers in INSIDE:
                 inside_pieces += p.amount // house.piece_value
             elif p.amount // house.piece_value < limits.min_outside_pieces:
+                least = limits.min_outside_pieces
                 raise LimitError(
-                    f"{p.position} at {p.amount}: at least {limits.min_outside_pieces} pieces "
-                    "on a simple chance, column or dozen"
+                    said("outside_min_pieces", position=p.position, amount=p.amount, least=least)
                 )
             if bounds is not None and p.amount < bounds[0]:
                 raise LimitError(
@@ -78,8 +78,7 @@ def check_limits(announcement: Announcement, house: House, on_layout: OnLayout =
                 )
     if 0 < inside_pieces < limits.min_inside_pieces:
         raise LimitError(
-            f"{inside_pieces} pieces on numbers: at least {limits.min_inside_pieces} "
-            "in total are needed"
+            said("inside_min_pieces", pieces=inside_pieces, least=limits.min_inside_pieces)
         )
     return _check_maxima(announcement, house, totals(on_layout))
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .announcement import PlacedCall
+from .announcement import Call, PlacedCall
 from .errors import CallbetsError
 from .house import House
 from .limits import OnLayout, room, totals
-from .messages import said
+from .messages import call_names, said
 from .settle import CallResult
 
 KINDS = ("refaire", "completer", "tout")
@@ -62,6 +62,15 @@ def _most_times(call: PlacedCall, house: House, on_layout: OnLayout) -> int | No
     return min(fits) if fits else None
 
 
+def _not_for_tout(call: PlacedCall, house: House) -> str:
+    """Why pour le tout is refused on a call the house does not list for it."""
+    if not house.pour_le_tout:
+        return said("tout_not_played")
+    listed = (Call(name) for name in sorted(house.pour_le_tout))
+    allowed = call_names(house, *listed, separator=", ")
+    return said("tout_only_for", allowed=allowed, call=call_names(house, call))
+
+
 def replay(
     kind: str, call: PlacedCall, result: CallResult, house: House, on_layout: OnLayout = ()
 ) -> Replay:
@@ -76,15 +85,14 @@ def replay(
         not allow, a win that does not cover the bet, or pour le tout over a strict maximum.
     """
     if kind not in KINDS:
-        raise ReplayError(f"unknown replay '{kind}' (one of: {', '.join(KINDS)})")
+        raise ReplayError(said("unknown_replay", kind=kind, kinds=", ".join(KINDS)))
     if not result.won:
-        raise ReplayError(f"{call.name.replace('_', ' ')} did not win: there is nothing to replay")
+        raise ReplayError(said("replay_not_won", call=call_names(house, call)))
     back = result.returned
     cost = call.total
     if kind == "tout":
         if call.name not in house.pour_le_tout:
-            allowed = ", ".join(sorted(house.pour_le_tout)) or "none"
-            raise ReplayError(f"pour le tout is only for {allowed}, not {call.name}")
+            raise ReplayError(_not_for_tout(call, house))
         times = int(back // cost)
         most = _most_times(call, house, on_layout)
         if most is not None and times > most:
@@ -92,20 +100,20 @@ def replay(
                 raise ReplayError(
                     said(
                         "tout_over_maximum",
-                        call=call.name.replace("_", " "),
+                        call=call_names(house, call),
                         amount=call.unit * times,
                         most=call.unit * most,
                     )
                 )
             times = most
         if times < 1:
-            raise ReplayError("the table maximum leaves no room for pour le tout")
+            raise ReplayError(said("tout_no_room"))
         placed = PlacedCall.from_recipe(
             call.call, call.unit * times, tuple((p.position, p.pieces) for p in call.placements)
         )
         return Replay(kind, placed, 0, Fraction(placed.total), back - placed.total)
     if back < cost:
-        raise ReplayError(f"the win ({back}) does not cover the bet ({cost})")
+        raise ReplayError(said("win_short", back=back, cost=cost))
     staying = sum(o.bet.amount for o in result.outcomes if o.result == "won")
     left = staying if kind == "completer" else 0
     from_win = Fraction(cost) - left if kind == "completer" else Fraction(cost)

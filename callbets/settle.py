@@ -29,6 +29,7 @@ from .errors import CallbetsError
 from .house import House
 from .layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
 from .limits import counted, room
+from .messages import said
 
 
 class SettlementError(CallbetsError, ValueError):
@@ -217,11 +218,13 @@ def _check_choice(bet: Bet, choice: str, house: House) -> None:
     kind = choice.partition(":")[0]
     if kind not in house.zero.choices:
         allowed = ", ".join(sorted(house.zero.choices))
-        raise SettlementError(f"bet {bet.id}: '{kind}' is not offered on zero here ({allowed})")
+        raise SettlementError(
+            said("zero_choice_not_offered", bet=bet.id, kind=kind, allowed=allowed)
+        )
     if kind == "move":
         target = choice.partition(":")[2]
         if target not in {k.value for k in SIMPLE_CHANCES}:
-            raise SettlementError(f"bet {bet.id}: cannot move to '{target}' (a simple chance)")
+            raise SettlementError(said("zero_move_not_chance", bet=bet.id, target=target))
 
 
 def settle_bet(
@@ -265,13 +268,13 @@ def settle(
     :raises SettlementError: a number off the wheel or a choice the house does not offer.
     """
     if not (isinstance(number, int) and 0 <= number <= 36):
-        raise SettlementError(f"{number} is not on the wheel (0 to 36)")
+        raise SettlementError(said("not_on_wheel", number=number))
     choices = choices or {}
     bets = list(bets)
     by_id = {b.id: b for b in bets}
     for bet_id, choice in choices.items():
         if bet_id not in by_id:
-            raise SettlementError(f"no bet {bet_id} on the layout (a zero choice names a bet)")
+            raise SettlementError(said("zero_choice_no_bet", bet=bet_id))
         _check_choice(by_id[bet_id], choice, house)
     room = rooms(bets, house)
     outcomes = [

@@ -217,7 +217,9 @@ def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
 
 def test_pour_le_tout_is_only_for_the_houses_calls(session: Session) -> None:
     bet_and_spin(session, "bleu: plein 5 à 1", 5)
-    assert "pour le tout is only for" in say(session, "pour le tout")
+    said = say(session, "pour le tout")
+    assert "pour le tout ne se joue que sur tiers du cylindre, voisins du zéro" in said
+    assert "pas sur plein 5" in said
 
 
 def test_ambiguous_announcements_list_their_readings(session: Session) -> None:

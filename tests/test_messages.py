@@ -16,8 +16,10 @@ from callbets import find_house
 from callbets._resources import language_words
 from callbets.console.session import Session
 from callbets.errors import AnnouncementError, CallbetsError
+from callbets.limits import LimitError, check_limits
 from callbets.messages import Said, message_in, said
 from callbets.parse import parse
+from callbets.settle import SettlementError, settle
 from callbets.table import Table
 
 from .conftest import ROOT
@@ -198,7 +200,7 @@ def test_every_refusal_of_the_corpus_has_its_message_in_the_tables_language():
 
 REFUSALS = frozenset({
     "AnnouncementError", "UnrecognizedError", "IllegalBetError", "StakeError", "AmbiguousError",
-    "_illegal", "_unused",
+    "LimitError", "ReplayError", "SettlementError", "_illegal", "_unused",
 })  # fmt: skip
 """What raises a refusal a croupier reads: each takes a message of grammar/messages.toml."""
 
@@ -215,3 +217,12 @@ def test_no_refusal_is_worded_in_the_code():
                 worded.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not worded
 
+
+def test_limits_and_settlement_refusals_in_the_tables_language():
+    fair = find_house("venice-fair")
+    with pytest.raises(LimitError) as limit:
+        check_limits(parse("rouge à 1", "it", fair), fair)
+    assert message_in(limit.value, "it").startswith("rosso da 1: almeno 5 pezzi")
+    with pytest.raises(SettlementError) as spin:
+        settle([], 37, fair)
+    assert message_in(spin.value, "fr") == "37 n'est pas sur le cylindre (0 à 36)"
