@@ -22,6 +22,7 @@ from the expected ones: the figure that matters most).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
@@ -234,7 +235,7 @@ def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
     from .speech.decide import decide
     from .speech.dictation import hear_recording
 
-    engine = _engine(engine_name, item.lang, model)
+    engine = _fresh(_engine(engine_name, item.lang, model))
     hearing = hear_recording(engine, read_wav(Path(item.audio)), find_house(item.house))
     decision = decide(hearing, item.lang, find_house(item.house))
     heard = hearing.best.text if hearing.best else ""
@@ -251,16 +252,28 @@ def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
     return result
 
 
-_ENGINES: dict[tuple[str, str, str | None], Any] = {}
-
-
+@functools.cache
 def _engine(name: str, lang: str, model: str | None) -> Any:
+    """The recogniser of an engine, language and model, loaded once per process: a serial
+    run, each ``--jobs`` process and each Dask worker process load it on their first item
+    that needs it and keep it (``_engine.cache_info().misses`` counts the loads)."""
     from .speech.engines import make_engine
 
-    key = (name, lang, model)
-    if key not in _ENGINES:
-        _ENGINES[key] = make_engine(name, lang, model)
-    return _ENGINES[key]
+    return make_engine(name, lang, model)
+
+
+def _fresh(engine: Any) -> Any:
+    """The engine as it was loaded, so that what an item gives does not depend on the items
+    its process heard before (nor on how a run spread the items over processes).
+
+    PocketSphinx carries its cepstral mean over from one utterance to the next, as a live
+    microphone should; its features start afresh here (a tenth of a millisecond).  Vosk
+    starts each utterance with new recognisers and has nothing to reset.
+    """
+    reset = getattr(getattr(engine, "decoder", None), "reinit_feat", None)
+    if reset is not None:
+        reset()
+    return engine
 
 
 def run_item(item: Item, engine: str = "", model: str | None = None) -> Result:
