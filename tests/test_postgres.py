@@ -197,3 +197,30 @@ def test_tampering_by_someone_with_the_databases_keys_is_found(postgres_server, 
             conn.execute("ALTER TABLE audit ENABLE TRIGGER audit_no_change")
     found = t.verify()
     assert not found.ok and found.chain.first_bad == first_bad
+
+
+def test_a_lost_connection_fails_one_action_and_the_next_goes_through(postgres_server):
+    t = Table.create(f"{postgres_server}?table=lost-{uuid.uuid4().hex[:6]}", "france", "fr")
+    t.add_player("rouge")
+    pid = t.store.conn.info.backend_pid  # type: ignore[attr-defined]
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    with pytest.raises(TableError):
+        t.bet("rouge", "rouge à 10")
+    t.bet("rouge", "rouge à 10")
+    assert t.state()["staked"] == 10 and t.verify().ok
+
+
+def test_a_table_held_by_a_hung_terminal_is_said_to_be_busy(postgres_server, monkeypatch):
+    from callbets.table import postgres
+
+    monkeypatch.setattr(postgres, "LOCK_WAIT_S", 1)
+    location = f"{postgres_server}?table=busy-{uuid.uuid4().hex[:6]}"
+    t = Table.create(location, "venice-french", "fr")
+    t.add_player("rouge")
+    hung = Table.open(location)
+    # a terminal stopped inside a transaction
+    with hung.store.transaction(), pytest.raises(TableError, match="in use by another terminal"):
+        t.bet("rouge", "rouge à 10")
+    t.bet("rouge", "rouge à 10")  # free again once it ends
+    assert t.state()["staked"] == 10

@@ -115,6 +115,10 @@ file of version 3, with ``table_id`` in every key)."""
 MIGRATIONS: dict[int, list[str]] = {SCHEMA_VERSION: SCHEMA}
 """What brings the schema from the version before to each version."""
 
+LOCK_WAIT_S = 5
+"""How long a writer waits for its table before saying it is in use."""
+HUNG_AFTER_S = 30
+"""A transaction idle this long (a hung terminal) is ended by the server."""
 LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('callbets:' || :t, 0))"
 
 
@@ -157,6 +161,9 @@ def db_error(label: str, err: Exception) -> TableError:
     """A croupier's words for a PostgreSQL error."""
     psycopg = _driver()
     text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    if isinstance(err, psycopg.errors.LockNotAvailable):
+        return TableError(f"{label} is in use by another terminal (the table stayed locked "
+                          f"over {LOCK_WAIT_S} s): try again")  # fmt: skip
     if isinstance(err, psycopg.errors.ReadOnlySqlTransaction):
         return TableError(f"{label} was opened read-only")
     if isinstance(err, psycopg.errors.UndefinedTable):
@@ -173,17 +180,34 @@ class PostgresStore(Store):
 
     backend = "postgresql"
 
-    def __init__(self, conn: psycopg.Connection[Any], table_id: str, label: str,
-                 writable: bool) -> None:  # fmt: skip
-        self.conn, self.table_id, self.label, self.writable = conn, table_id, label, writable
+    def __init__(self, url: str, conn: psycopg.Connection[Any], writable: bool) -> None:
+        _, self.table_id, self.label = split_url(url)
+        self.url, self.conn, self.writable = url, conn, writable
         self._psycopg = _driver()
-        # like an sqlite3 connection, a store nobody closed closes when it is collected
-        weakref.finalize(self, conn.close)
+        self._depth = 0
+        self._console = False
+        self._finalizer = weakref.finalize(self, conn.close)
+        """Like an sqlite3 connection, a store nobody closed closes when it is collected."""
+
+    def _live(self) -> psycopg.Connection[Any]:
+        """The connection; a new one when the last was lost (the server restarted, the
+        network dropped) between two transactions: the action that met the loss failed
+        with a clear error, the next one goes through."""
+        if self._depth == 0 and self.conn.broken:
+            self._finalizer.detach()
+            self.conn.close()
+            self.conn, _, _ = connect(self.url, self.writable)
+            self._finalizer = weakref.finalize(self, self.conn.close)
+            if self._console and not self.hold_console(True):
+                self._console = False
+                raise TableError(f"{self.label}: the connection was lost and another console "
+                                 "took the table meanwhile")  # fmt: skip
+        return self.conn
 
     def rows(self, sql: str, **params: Any) -> list[Row]:
         """Run one statement; its rows."""
         try:
-            cur = self.conn.execute(pyformat(sql), self.params(params))
+            cur = self._live().execute(pyformat(sql), self.params(params))
             return cur.fetchall() if cur.description is not None else []
         except self._psycopg.Error as err:
             raise db_error(self.label, err) from None
@@ -193,7 +217,7 @@ class PostgresStore(Store):
         if not rows:
             return
         try:
-            with self.conn.cursor() as cur:
+            with self._live().cursor() as cur:
                 cur.executemany(pyformat(sql), [self.params(r) for r in rows])
         except self._psycopg.Error as err:
             raise db_error(self.label, err) from None
@@ -202,9 +226,13 @@ class PostgresStore(Store):
     def transaction(self) -> Iterator[None]:
         """A transaction holding this table's advisory lock until it ends."""
         try:
-            with self.conn.transaction():
-                self.rows(LOCK)
-                yield
+            with self._live().transaction():
+                self._depth += 1
+                try:
+                    self.rows(LOCK)
+                    yield
+                finally:
+                    self._depth -= 1
         except self._psycopg.Error as err:
             raise db_error(self.label, err) from None
 
@@ -224,7 +252,9 @@ class PostgresStore(Store):
         the server drops with the connection, however the console ends.  False when
         another console holds it."""
         fn = "pg_try_advisory_lock" if hold else "pg_advisory_unlock"
-        return bool(self.value(f"SELECT {fn}(hashtextextended('callbets-console:' || :t, 0))"))
+        got = bool(self.value(f"SELECT {fn}(hashtextextended('callbets-console:' || :t, 0))"))
+        self._console = hold and got
+        return got
 
 
 def connect(url: str, write: bool) -> tuple[psycopg.Connection[Any], str, str]:
@@ -238,6 +268,10 @@ def connect(url: str, write: bool) -> tuple[psycopg.Connection[Any], str, str]:
     try:
         conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=5,
                                application_name="callbets")  # fmt: skip
+        # a busy table is said to be busy (as SQLite's 2 s timeout does), and a terminal
+        # that hangs inside a transaction lets go of its table after half a minute
+        conn.execute(f"SET lock_timeout = '{LOCK_WAIT_S}s'")
+        conn.execute(f"SET idle_in_transaction_session_timeout = '{HUNG_AFTER_S}s'")
         if not write:
             conn.execute("SET default_transaction_read_only = on")
     except psycopg.Error as err:
@@ -277,7 +311,7 @@ def _checked(url: str, write: bool) -> PostgresStore:
         raise TableError(f"{label}: the database's callbets schema is "
                          f"{'missing' if version == 0 else f'version {version}'}: "
                          "run 'callbets db upgrade URL' first")  # fmt: skip
-    return PostgresStore(conn, table_id, label, write)
+    return PostgresStore(url, conn, write)
 
 
 def open_postgres(url: str, write: bool) -> PostgresStore:
