@@ -66,6 +66,8 @@ def call_names(house: Any, *calls: Any, separator: str = " ; ") -> CallNames:
 
 
 def _value(value: Any, lang: str) -> str:
+    if isinstance(value, Said):
+        return message_in(value, lang)
     if isinstance(value, CallNames):
         from .readback import call_name
 

@@ -226,3 +226,21 @@ def test_limits_and_settlement_refusals_in_the_tables_language():
     with pytest.raises(SettlementError) as spin:
         settle([], 37, fair)
     assert message_in(spin.value, "fr") == "37 n'est pas sur le cylindre (0 à 36)"
+
+
+def test_what_the_console_heard_is_said_in_the_tables_language():
+    from callbets.console.voice import Listener
+    from callbets.speech.decide import decide
+    from callbets.speech.engines import Candidate, Hearing
+
+    def heard(text: str, confs: list[float]) -> Hearing:
+        words = tuple(zip(text.split(), confs, strict=True))
+        return Hearing((Candidate(text, 1.0, words),), "vosk")
+
+    unsure = decide(heard("tiers à cinq", [0.99, 0.99, 0.5]), "fr")
+    assert message_in(unsure.reason, "fr") == "pas sûr du mot « cinq » (0.50)"
+    assert unsure.reason == "not sure of the word 'cinq' (0.50)"  # the JSON stays English
+    unclear = decide(heard("cinque otto", [0.99, 0.99]), "it")
+    assert message_in(unclear.reason, "it").startswith("«cinque otto»: «5 8» senza niente")
+    talk = Listener("fr", find_house()).hear(heard("rien ne va plus", [0.99] * 4))
+    assert message_in(talk.reason, "fr") == "parole de table : Entrée pour l'exécuter"

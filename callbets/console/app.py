@@ -25,6 +25,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from ..grammar import language
+from ..messages import message_in
 from ..normalize import fold
 from ..table import Table
 from .report import Fragments, error, line
@@ -171,7 +172,8 @@ def _voice(
             return
         key = "heard_unsure" if h.kind == "ask" else "heard"
         style = "class:warn" if h.kind == "ask" else "class:dim"
-        message: Fragments = line(say(lang, key, text=h.text, reason=h.reason), style)
+        reason = message_in(h.reason, lang)
+        message: Fragments = line(say(lang, key, text=h.text, reason=reason), style)
         for i, choice in enumerate(h.choices, 1):
             message += line(f"  {i}. {choice}", "class:dim")
         readings[:] = list(h.texts)
@@ -180,7 +182,7 @@ def _voice(
         if h.kind == "error":
             session.voice = ""
             session.changed()
-            message = line(say(lang, "listening_stopped", reason=h.reason), "class:error")
+            message = line(say(lang, "listening_stopped", reason=reason), "class:error")
         run_in_terminal(lambda: show(message, app.output))
         if h.kind in ("accept", "ask") and session.pending is None:
             buffer.text = h.text

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from ..errors import CallbetsError
 from ..house import House
+from ..messages import message_in
+from ..messages import said as message
 
 Blocks = Callable[[], Iterator[bytes]]
 
@@ -33,7 +35,9 @@ class Heard:
     text: str
     """The words heard (for ``ask``, the most likely legal reading's words)."""
     reason: str = ""
-    """Why it was decided so, or what went wrong."""
+    """Why it was decided so, or what went wrong (a message of ``grammar/messages.toml``
+    where it has one: :func:`~callbets.messages.message_in` says it in the table's
+    language)."""
     choices: tuple[str, ...] = ()
     """The legal readings to choose from, in notation (``ask``)."""
     texts: tuple[str, ...] = ()
@@ -107,7 +111,7 @@ class Listener:
                 if not isinstance(event, Partial):
                     report(self.hear(event.hearing))
         except (CallbetsError, OSError, ImportError) as err:
-            report(Heard("error", "", str(err)))
+            report(Heard("error", "", message_in(err, self.lang)))
 
     def hear(self, hearing: object) -> Heard:
         """What a recogniser's result means at the table."""
@@ -120,11 +124,11 @@ class Listener:
         said = hearing.best.text if hearing.best else ""
         answer = confirmation(said, self.lang)
         if answer:
-            return Heard(answer, said, "a dialogue phrase")
+            return Heard(answer, said, message("heard_dialogue"))
         if table_talk(said, self.lang) is not None:  # never acted on unasked
-            return Heard("ask", said, "table talk: Enter to do it")
+            return Heard("ask", said, message("heard_table_talk"))
         if reading_choice(said, self.lang, 9) is not None and not said.strip().isdigit():
-            return Heard("ask", said, "a reading picked: Enter to take it")
+            return Heard("ask", said, message("heard_pick"))
         decision = decide(hearing, self.lang, self.house)
         choices = tuple(c.notation() for c in decision.choices)
         texts = tuple(

@@ -27,6 +27,7 @@ from ..announcement import Announcement
 from ..errors import AmbiguousError, AnnouncementError
 from ..grammar import language
 from ..house import House, find_house
+from ..messages import said
 from ..parse import parse
 from .engines import Candidate, Hearing
 
@@ -125,11 +126,13 @@ def decide(
     if not legal:
         ambiguous = [r for r in readings if isinstance(r.error, AmbiguousError)]
         if ambiguous:
-            return Decision(
-                "ask", f"'{ambiguous[0].candidate.text}': {ambiguous[0].error}", readings=readings
-            )
+            unclear = ambiguous[0]
+            assert unclear.error is not None
+            text, reason = unclear.candidate.text, unclear.error.message
+            why = said("heard_ambiguous", text=text, reason=reason)
+            return Decision("ask", why, readings=readings)
         heard = readings[0].candidate.text if readings else ""
-        why = f"nothing legal was heard ('{heard}')" if heard else "nothing was heard"
+        why = said("heard_nothing_legal", text=heard) if heard else said("heard_nothing")
         return Decision("refuse", why, readings=readings)
     best = legal[0]
     assert best.announcement is not None
@@ -139,14 +142,8 @@ def decide(
         distinct.setdefault(r.announcement.notation(), r.announcement)
     choices = tuple(distinct.values())
     if best is not readings[0]:
-        first = readings[0].candidate.text
-        return Decision(
-            "ask",
-            f"the first thing heard was not a bet ('{first}')",
-            best.announcement,
-            choices,
-            readings,
-        )
+        why = said("heard_first_not_bet", text=readings[0].candidate.text)
+        return Decision("ask", why, best.announcement, choices, readings)
     if policy.n_best_must_agree:
         doubt = _n_best_doubt(best, readings, choices)
         if doubt:
@@ -154,17 +151,17 @@ def decide(
     unsure = _unsure(best.candidate, lang, policy, hearing.snr_db)
     if unsure:
         return Decision("ask", unsure, best.announcement, choices, readings)
-    return Decision("accept", "one clear reading", best.announcement, choices, readings)
+    return Decision("accept", said("heard_clear"), best.announcement, choices, readings)
 
 
 def _n_best_doubt(best: Reading, readings: tuple[Reading, ...], choices: tuple[Any, ...]) -> str:
     if len(choices) > 1:
-        return "the recogniser heard several different bets"
+        return said("heard_several_bets")
     longer = [
         r.candidate.text for r in readings if r.candidate.text.startswith(best.candidate.text + " ")
     ]
     if longer:
-        return f"part of what was said may be missing (also heard '{longer[0]}')"
+        return said("heard_maybe_cut", text=longer[0])
     return ""
 
 
@@ -184,19 +181,19 @@ def _ignored_inside(candidate: Candidate, lang: str) -> str:
 def _unsure(candidate: Candidate, lang: str, policy: Policy, snr_db: float | None) -> str:
     """Why a legal reading is not sure enough to accept unasked ("" when it is)."""
     if policy.min_snr_db is not None and snr_db is not None and snr_db < policy.min_snr_db:
-        return f"too much noise around the voice ({snr_db:.0f} dB above the room)"
+        return said("heard_noise", db=f"{snr_db:.0f}")
     if not candidate.words:
         return ""
     words = bet_words(candidate, lang)
     if len(words) < policy.min_words:
-        return "too short to be sure of"
+        return said("heard_too_short")
     lexicon = language(lang).lexicon
     if all(w.isdigit() or w in lexicon.number_values for w, _ in words):
-        return "only numbers were heard: say the bet's name or its stake"
+        return said("heard_only_numbers")
     inside = _ignored_inside(candidate, lang)
     if inside:
-        return f"'{inside}' was heard in the middle of the bet"
+        return said("heard_inside", word=inside)
     word, weakest = min(words, key=lambda wc: wc[1])
     if weakest < policy.min_confidence:
-        return f"not sure of the word '{word}' ({weakest:.2f})"
+        return said("heard_unsure_word", word=word, confidence=f"{weakest:.2f}")
     return ""
