@@ -22,12 +22,18 @@ from the expected ones: the figure that matters most).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import logging
+import signal
+import threading
+import uuid
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from xml.etree import ElementTree as ET
 
 from .announcement import parse_notation
@@ -35,6 +41,9 @@ from .errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
 from .grammar import LANGUAGES
 from .house import find_house
 from .parse import parse
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 OUTCOMES = ("exact", "asked", "refused", "wrong")
 
@@ -282,6 +291,145 @@ def run_item(item: Item, engine: str = "", model: str | None = None) -> Result:
         name = engine or item.engine or ("pocketsphinx" if item.lang == "en" else "vosk")
         return run_audio(item, name, model)
     return run_text(item)
+
+
+class ClusterError(InputError):
+    """``--dask`` cannot be used: Dask is not installed, or the scheduler cannot be reached."""
+
+
+DASK_CONNECT_SECONDS = 5
+"""How long to try to reach a Dask scheduler before saying it cannot be reached."""
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C waits until the end of the block, and processes started meanwhile never see it.
+
+    A terminal sends Ctrl-C to every process of the run; only this one should act on it,
+    by closing the cluster, which stops its workers.  SIGINT is blocked (not ignored) while
+    the workers start: the threads that start them inherit the mask, the workers too, and
+    a Ctrl-C in the meantime is delivered on the way out, not lost.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # a signal goes to the main thread: holding it from another one is no use
+        return
+    # multiprocessing's resource tracker unblocks SIGINT in the thread that starts it
+    # (the first to start a worker): started from here first, it has nothing to undo
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def dask_client(address: str, workers: int | None = None) -> Iterator[Client]:
+    """A Dask client of the scheduler at ``address`` (``tcp://HOST:8786``), or of a
+    ``LocalCluster`` for ``local``: ``workers`` processes (default: one per core this
+    process may use) of one thread each, so that each has its own recogniser.  Closed on
+    the way out, also on an error or Ctrl-C (a local cluster's workers stop with it).
+
+    :raises ClusterError: Dask is not installed (the ``cluster`` extra), the address is
+        malformed, or no scheduler answers there within :data:`DASK_CONNECT_SECONDS`.
+    """
+    try:
+        from dask.system import cpu_count
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterError(
+            "--dask needs Dask's distributed scheduler: pip install 'callbets[cluster]'"
+        ) from None
+    dask_log = logging.getLogger("distributed")
+    with contextlib.ExitStack() as stack:
+        stack.callback(dask_log.setLevel, dask_log.level)  # last, once all is closed
+        if address == "local":
+            with _ctrl_c_held():
+                cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=workers or cpu_count(),  # its affinity and quota
+                    threads_per_worker=1,
+                    processes=True,
+                    silence_logs=logging.ERROR,  # not the workers' routine warnings
+                    # no dashboard; the scheduler's own HTTP server on a free local port,
+                    # so that a cluster already on 8787 does not make it warn and move
+                    dashboard_address="127.0.0.1:0",
+                    scheduler_kwargs={"dashboard": False},
+                )
+                stack.enter_context(cluster)  # closed if a Ctrl-C comes out of the hold
+            client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
+        else:
+            try:
+                timeout = f"{DASK_CONNECT_SECONDS}s"
+                client = Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
+            except ValueError as err:  # no port, unknown scheme
+                raise ClusterError(f"bad Dask scheduler address {address!r}: {err}") from None
+            except OSError:
+                raise ClusterError(
+                    f"cannot reach the Dask scheduler at {address} "
+                    f"(no answer within {DASK_CONNECT_SECONDS} s)"
+                ) from None
+            stack.enter_context(client)
+        try:
+            yield client
+        except KeyboardInterrupt:
+            # a local worker busy in its recogniser is killed after a few seconds, which
+            # Dask logs as errors with tracebacks: the user asked for it
+            dask_log.setLevel(logging.CRITICAL + 1)
+            raise
+
+
+def run_on_dask(
+    client: Client,
+    items: Sequence[Item],
+    engine: str = "",
+    model: str | None = None,
+    done: Callable[[], object] | None = None,
+) -> list[Result]:
+    """Score items on a Dask cluster; the results in the items' order, the same as a serial
+    run's.
+
+    Each recorded item is one task of :func:`run_item` (each worker process loads its
+    recogniser on its first item, see :func:`_engine`); typed items are parsed here in
+    the meantime, which is quicker than a round trip through the scheduler.  ``done`` is
+    called as each item is scored, wherever it ran.  Recorded items' files (and a
+    ``model``) must be at the same path on every worker.  On an error or Ctrl-C the items
+    not yet scored are cancelled on the cluster.
+    """
+    from distributed import as_completed
+
+    results: list[Result | None] = [None] * len(items)
+    recorded = [n for n, item in enumerate(items) if item.audio]
+    # one key per item and per run (two items may be alike; two runs may share a scheduler)
+    run = uuid.uuid4().hex
+    futures = client.map(
+        run_item,
+        [items[n] for n in recorded],
+        engine=engine,
+        model=model,
+        key=[f"callbets-regress-{run}-{n}" for n in recorded],
+    )
+    position = {f.key: n for f, n in zip(futures, recorded, strict=True)}
+    pending = {f.key: f for f in futures}
+    finished = as_completed(futures)  # type: ignore[no-untyped-call]
+    del futures  # each result is released on the cluster once fetched
+    try:
+        for n, item in enumerate(items):
+            if not item.audio:
+                results[n] = run_item(item, engine, model)
+                if done:
+                    done()
+        for future in finished:
+            results[position[future.key]] = future.result()
+            del pending[future.key]
+            if done:
+                done()
+    except BaseException:
+        with contextlib.suppress(Exception):  # the first error is the one to report
+            client.cancel(list(pending.values()))  # type: ignore[no-untyped-call]
+        raise
+    return cast(list[Result], results)  # every position was filled above
 
 
 def summary(results: list[Result]) -> dict[str, Any]:

@@ -14,27 +14,37 @@ from ..regress import (
     Item,
     Result,
     compare_baseline,
+    dask_client,
     describe,
     junit,
     load_baseline,
     load_suite,
     report_json,
     run_item,
+    run_on_dask,
     summary,
 )
 from .options import ratio, whole_number
 
 
 def _run(items: list[Item], args: argparse.Namespace) -> list[Result]:
-    """Score every item, with a progress bar (rate and time left) on a terminal."""
+    """Score every item (here, in ``--jobs`` processes or on a Dask cluster), with a progress
+    bar of the items done (rate and time left) on a terminal."""
     from tqdm import tqdm
 
+    bar_options: dict[str, Any] = {"total": len(items), "unit": "item", "file": sys.stderr,
+                                   "disable": not sys.stderr.isatty(), "dynamic_ncols": True,
+                                   "leave": False}  # fmt: skip
+    if args.dask:
+        # the cluster first: its workers start before the bar's monitor thread exists
+        with dask_client(args.dask) as client, tqdm(**bar_options) as bar:
+            if not client.scheduler_info().get("workers"):
+                bar.write(f"callbets: waiting for Dask workers to join {args.dask}", sys.stderr)
+            return run_on_dask(client, items, args.engine, args.model, done=bar.update)
     engines = [args.engine] * len(items)
     models = [args.model] * len(items)
-    bar = tqdm(total=len(items), unit="item", file=sys.stderr, disable=not sys.stderr.isatty(),
-               dynamic_ncols=True, leave=False)  # fmt: skip
     results: list[Result] = []
-    with bar:
+    with tqdm(**bar_options) as bar:
         if args.jobs > 1:
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
                 for r in pool.map(run_item, items, engines, models):
@@ -117,7 +127,16 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--json", metavar="FILE", help="write the full report as JSON")
     p.add_argument("--baseline", metavar="FILE", help="an earlier --json report to compare")
     p.add_argument("--min-exact", type=ratio, metavar="RATIO", help="fail under this ratio")
-    p.add_argument("--jobs", type=whole_number(1, 256), default=1, help="processes (default 1)")
+    spread = p.add_mutually_exclusive_group()
+    spread.add_argument("--jobs", type=whole_number(1, 256), default=1,
+                        help="processes on this machine (default 1)")  # fmt: skip
+    spread.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="spread recorded items over a Dask cluster: its scheduler's address "
+        "(tcp://HOST:8786), or 'local' for one worker process per core here; needs "
+        "pip install 'callbets[cluster]'",
+    )
     p.add_argument(
         "--allow-outside",
         action="store_true",
