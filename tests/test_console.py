@@ -212,7 +212,7 @@ def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
     assert "1. voisins du zéro, 9 pièces à 1 = 9" in asked
     assert "2. plein 26, 1 pièce à 1 = 1" in asked
     assert "à refaire plein 26, 1 pièce à 1 = 1" in say(session, "à refaire 2")
-    assert "already replayed" in say(session, "à refaire 2")
+    assert "a déjà été rejouée" in say(session, "à refaire 2")
 
 
 def test_pour_le_tout_is_only_for_the_houses_calls(session: Session) -> None:

@@ -244,3 +244,24 @@ def test_what_the_console_heard_is_said_in_the_tables_language():
     assert message_in(unclear.reason, "it").startswith("«cinque otto»: «5 8» senza niente")
     talk = Listener("fr", find_house()).hear(heard("rien ne va plus", [0.99] * 4))
     assert message_in(talk.reason, "fr") == "parole de table : Entrée pour l'exécuter"
+
+
+@pytest.mark.parametrize(
+    ("lang", "seated", "settled"),
+    [("fr", "« rouge » est déjà à la table", "le coup 1 a déjà été payé sur le 17, pas sur le 5"),
+     ("it", "«rouge» è già al tavolo", "il colpo 1 è già stato pagato sul 17, non sul 5"),
+     ("en", "'rouge' is already at the table", "round 1 was already settled on 17, not 5")],
+)  # fmt: skip
+def test_the_tables_own_refusals_in_its_language(tmp_path: Path, lang, seated, settled):
+    path = str(tmp_path / "t.sqlite")
+
+    def table(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "callbets", "table", "--table", path, *args],
+                              capture_output=True, text=True)  # fmt: skip
+
+    table("open", "--lang", lang)
+    table("player", "rouge")
+    assert seated in table("player", "rouge").stderr
+    table("close")
+    table("spin", "17")
+    assert settled in table("spin", "5", "--round", "1").stderr

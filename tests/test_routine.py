@@ -66,7 +66,7 @@ def test_a_house_may_require_the_croupier(tmp_path: Path, where: Where):
     assert cb("table", "--table", path, "--croupier", "Marie", "open", "--house",
               str(house)).returncode == 0  # fmt: skip
     proc = cb("table", "--table", path, "player", "rouge", env={"CALLBETS_CROUPIER": ""})
-    assert proc.returncode == 1 and "asks who the croupier is" in proc.stderr
+    assert proc.returncode == 1 and "demande qui est le croupier" in proc.stderr  # fr table
     assert cb("table", "--table", path, "show").returncode == 0  # reading needs no name
     with pytest.raises(TableError, match="printable"):
         Table.open(path).as_croupier("\x1b[31m")

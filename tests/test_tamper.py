@@ -172,7 +172,7 @@ def test_a_bet_killed_after_commit_and_retried_is_placed_once(tmp_path: Path) ->
         [sys.executable, "-m", "callbets", "table", "--table", str(path), "bet", "rouge",
          "tiers à 5", "--id", "croupier-42"], capture_output=True, text=True,
     )  # fmt: skip
-    assert other.returncode == 1 and "already used" in other.stderr
+    assert other.returncode == 1 and "a déjà servi pour une autre annonce" in other.stderr
 
 
 def test_confirming_twice_places_once(tmp_path: Path) -> None:

@@ -204,10 +204,7 @@ class Table:
         """
         house = find_house(house_name)
         if house.require_croupier and not (croupier or "").strip():
-            raise TableError(
-                f"{house.name} asks who the croupier is: give --croupier NAME "
-                "or set $CALLBETS_CROUPIER"
-            )
+            raise TableError(said("croupier_required", house=house.name))
         profile = tomllib.loads(house_file_text(house_name))
         store = create_store(location)
         table = cls.__new__(cls)
@@ -276,7 +273,7 @@ class Table:
         if name is not None:
             name = name.strip()
             if not name or len(name) > MAX_NAME or not name.isprintable() or not _utf8(name):
-                raise TableError(f"a croupier's name is 1 to {MAX_NAME} printable characters")
+                raise TableError(said("croupier_name", most=MAX_NAME))
             self.who["croupier"] = name
         return self
 
@@ -323,10 +320,7 @@ class Table:
             raise TableError(f"{self.location} was opened read-only")
         house = getattr(self, "house", None)
         if house is not None and house.require_croupier and "croupier" not in self.who:
-            raise TableError(
-                f"{house.name} asks who the croupier is: give --croupier NAME "
-                "or set $CALLBETS_CROUPIER"
-            )
+            raise TableError(said("croupier_required", house=house.name))
         with self.store.transaction():
             yield
             self._before_commit()
@@ -360,14 +354,12 @@ class Table:
         """
         name = name.strip()
         if not name:
-            raise TableError("a player needs a colour or a name")
+            raise TableError(said("player_no_name"))
         if len(name) > MAX_NAME or not name.isprintable() or not _utf8(name) or ":" in name:
-            raise TableError(
-                f"a player's name is up to {MAX_NAME} printable characters, without ':'"
-            )
+            raise TableError(said("player_name", most=MAX_NAME))
         with self._transaction():
             if self._seated(name):
-                raise TableError(f"'{name}' is already at the table")
+                raise TableError(said("player_seated", player=name))
             self.store.rows(
                 "INSERT INTO players (table_id, name, created) VALUES (:t, :name, :now)",
                 name=name, now=_now(),
@@ -446,7 +438,7 @@ class Table:
         if row is None:
             return None
         if (row[2], row[3]) != (player, text):
-            raise TableError(f"the id '{key}' was already used for another announcement")
+            raise TableError(said("key_used", key=key))
         return int(row[0]), str(row[1])
 
     def _insert_announcement(
@@ -523,7 +515,7 @@ class Table:
             " AND status = 'pending'", aid=aid,
         )  # fmt: skip
         if row is None:
-            raise TableError(f"no announcement {aid} waiting for confirmation")
+            raise TableError(said("no_pending", id=aid))
         return str(row[0])
 
     def _read_stored(self, aid: int) -> Announcement:
@@ -534,7 +526,7 @@ class Table:
             aid=aid,
         )  # fmt: skip
         if row is None:
-            raise TableError(f"no announcement {aid}")
+            raise TableError(said("no_announcement", id=aid))
         text, lang, origin = row
         if origin and str(origin).split(":")[0] in NOTATION_ORIGINS:
             return parse_notation(str(text), self.house)
@@ -668,23 +660,23 @@ class Table:
         :raises SettlementError: a zero choice the house does not offer.
         """
         if not (isinstance(number, int) and 0 <= number <= 36):
-            raise TableError(f"{number} is not on the wheel (0 to 36)")
+            raise TableError(said("not_on_wheel", number=number))
         with self._transaction():
             if round_no is not None and round_no < self.round:
                 return self._stored_spin(round_no, number)
             if round_no is not None and round_no != self.round:
-                raise TableError(f"round {round_no} has not started (this is round {self.round})")
+                raise TableError(said("round_not_started", round=round_no, now=self.round))
             if self.is_open:
-                raise TableError("betting is still open: say 'rien ne va plus' (table close) first")
+                raise TableError(said("betting_open"))
             report = self._settle(number, choices or {}, last_spin)
         return report
 
     def _stored_spin(self, round_no: int, number: int) -> SpinReport:
         row = self._spin_row(round_no)
         if row is None:
-            raise TableError(f"round {round_no} has no spin")
+            raise TableError(said("round_no_spin", round=round_no))
         if row[0] != number:
-            raise TableError(f"round {round_no} was already settled on {row[0]}, not {number}")
+            raise TableError(said("round_settled_on", round=round_no, number=row[0], other=number))
         return self._report_from_json(json.loads(row[1]))
 
     def _report_from_json(self, data: dict[str, Any]) -> SpinReport:
@@ -761,10 +753,10 @@ class Table:
                 "SELECT 1 FROM announcements WHERE table_id = :t AND origin LIKE :origin",
                 origin=f"replay:{aid}.{call_index}:%",
             ):  # fmt: skip
-                raise TableError(f"announcement {aid} was already replayed")
+                raise TableError(said("replayed_already", id=aid))
             calls = announcement.calls
             if not 0 <= call_index < len(calls):
-                raise TableError(f"announcement {aid} has no call {call_index}")
+                raise TableError(said("no_call", id=aid, call=call_index))
             result = self._call_result(last, aid, call_index)
             done = replay(kind, calls[call_index], result, self.house, self.on_layout())
             new = Announcement(done.placed.notation(), (done.placed,))
@@ -782,13 +774,13 @@ class Table:
     def _call_result(self, round_no: int, aid: int, call_index: int) -> CallResult:
         row = self._spin_row(round_no)
         if row is None:
-            raise TableError("no spin yet: a replay follows a win")
+            raise TableError(said("no_spin_yet"))
         report = self._report_from_json(json.loads(row[1]))
         group = f"{aid}.{call_index}"
         for c in report.calls:
             if c.group == group:
                 return c
-        raise TableError(f"announcement {aid} call {call_index} was not on the last spin")
+        raise TableError(said("call_not_on_spin", id=aid, call=call_index))
 
     # ---- reading -------------------------------------------------------------------
     def last_spin(self) -> SpinReport | None:
@@ -813,7 +805,7 @@ class Table:
             "SELECT player FROM announcements WHERE table_id = :t AND id = :aid", aid=aid
         )
         if player is None:
-            raise TableError(f"no announcement {aid}")
+            raise TableError(said("no_announcement", id=aid))
         return str(player), self._read_stored(aid)
 
     def pending(self) -> list[tuple[int, str, str]]:
