@@ -26,6 +26,8 @@ def language_model_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     import os
 
     os.environ["CALLBETS_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    # the console's files of a database table, and the default table, stay in the test run
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))
 
 
 # ---- both table backends ------------------------------------------------------------

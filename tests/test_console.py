@@ -32,10 +32,12 @@ from callbets.readback import replay_name
 from callbets.table import Table
 from callbets.talk import TableTalk, table_talk
 
+from .conftest import Where
+
 ENTER, ESC, QUIT, F5, F6 = "\r", "\x1b", "/quit\r", "\x1b[15~", "\x1b[17~"
 
 
-def drive(path: Path, keys: str, listener: Listener | None = None) -> str:
+def drive(path: str | Path, keys: str, listener: Listener | None = None) -> str:
     """Run the console on a table file with these keystrokes; return what it printed."""
     out = io.StringIO()
     with create_pipe_input() as pipe:
@@ -50,13 +52,14 @@ def drive(path: Path, keys: str, listener: Listener | None = None) -> str:
 
 
 @pytest.fixture
-def table_file(tmp_path: Path) -> Path:
-    path = tmp_path / "evening.sqlite"
+def table_file(where: Where) -> str:
+    """A new table, on each backend in turn (a file, or a table of a PostgreSQL database)."""
+    path = where("evening")
     Table.create(path, "venice-french", "fr").close_file()
     return path
 
 
-def test_a_whole_evening(table_file: Path) -> None:
+def test_a_whole_evening(table_file: str) -> None:
     first = drive(
         table_file,
         "/seat rouge bleu" + ENTER
@@ -133,7 +136,7 @@ def test_a_whole_evening(table_file: Path) -> None:
     assert events.count("undo") == 1 and events.count("refused") == 1
 
 
-def test_a_pending_announcement_survives_a_restart(table_file: Path) -> None:
+def test_a_pending_announcement_survives_a_restart(table_file: str) -> None:
     drive(table_file, "/seat vert" + ENTER + "vert: tiers à 2" + ENTER + QUIT)
     shown = drive(table_file, ENTER + QUIT)  # the readback is shown again; Enter places it
     assert "en attente de confirmation (Entrée) ou d'abandon (Échap) :" in shown
@@ -142,7 +145,7 @@ def test_a_pending_announcement_survives_a_restart(table_file: Path) -> None:
     assert Table.open(table_file).state()["staked"] == 12
 
 
-def test_escape_sequences_that_look_like_a_mouse_are_dropped(table_file: Path) -> None:
+def test_escape_sequences_that_look_like_a_mouse_are_dropped(table_file: str) -> None:
     """ "\x1b[31m" typed or pasted reads as a mouse report; prompt_toolkit's own handler
     raised on it and the console's event loop printed a traceback."""
     shown = drive(table_file, "/seat vert" + ENTER + "\x1b[31m\x1b[1;2M" + "vert: tiers à 2"
@@ -151,7 +154,7 @@ def test_escape_sequences_that_look_like_a_mouse_are_dropped(table_file: Path) -
     assert Table.open(table_file).state()["staked"] == 12
 
 
-def test_history_is_kept_across_restarts(table_file: Path) -> None:
+def test_history_is_kept_across_restarts(table_file: str) -> None:
     drive(table_file, "/seat vert" + ENTER + "/table" + ENTER + QUIT)
     again = drive(table_file, "\x1b[A\x1b[A" + ENTER + QUIT)  # Up Up Enter: "/table"
     assert "toute la table :" in again
@@ -159,7 +162,7 @@ def test_history_is_kept_across_restarts(table_file: Path) -> None:
 
 # ---- the session, line by line -------------------------------------------------------
 @pytest.fixture
-def session(table_file: Path) -> Session:
+def session(table_file: str) -> Session:
     s = Session(Table.open(table_file))
     s.handle("/seat rouge bleu")
     return s
@@ -169,7 +172,7 @@ def say(session: Session, text: str) -> str:
     return plain(session.handle(text))
 
 
-def test_lines_need_a_player_known_to_the_table(table_file: Path) -> None:
+def test_lines_need_a_player_known_to_the_table(table_file: str) -> None:
     s = Session(Table.open(table_file))
     assert "pour qui ?" in say(s, "tiers à 1")
     assert "'vert' n'est pas à la table (l'asseoir : /asseoir vert)" in say(s, "vert: tiers")
@@ -496,7 +499,7 @@ def test_the_command_refuses_a_file_that_is_not_a_table(tmp_path: Path) -> None:
     assert unknown.returncode == 2 and "nowhere" in unknown.stderr
 
 
-def test_f5_without_the_speech_extra_says_why(table_file: Path) -> None:
+def test_f5_without_the_speech_extra_says_why(table_file: str) -> None:
     shown = drive(table_file, F5 + QUIT)  # no listener: as without vosk or pocketsphinx
     assert "pour écouter, il faut l'extra speech : pip install 'callbets[speech]'" in shown
 
