@@ -26,7 +26,12 @@ def language_model_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     import os
 
     os.environ["CALLBETS_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    # the console's files of a database table, and the default table, stay in the test run
+    # the console's files of a database table, and the default table, stay in the test run;
+    # Vosk models the user installed are still found (the Vosk tests use them when there)
+    from callbets.speech.models import data_dir
+
+    if not os.environ.get("CALLBETS_MODELS") and data_dir().is_dir():
+        os.environ["CALLBETS_MODELS"] = str(data_dir())
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))
 
 
