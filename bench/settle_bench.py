@@ -19,7 +19,7 @@ from callbets.table import Table
 ANNOUNCEMENTS = [
     "voisins à 5", "tiers à 2", "orphelins à 3", "jeu zéro", "17 et les voisins à 2",
     "finale 8/9", "le 17 complet", "rouge à 10", "pair à 5", "colonne 34 à 3",
-    "douzaine du milieu à 2", "cheval 5/8", "carré 25/29 à 2", "1 9 14 et les voisins",
+    "douzaine du milieu à 2", "cheval 5/8", "carré 25/29 à 2", "1 et 9 et 14 et les voisins",
 ]  # fmt: skip
 PLAYERS, PER_PLAYER, SPINS = 8, 20, 200
 
