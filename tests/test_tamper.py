@@ -192,10 +192,12 @@ def test_a_version_2_file_is_upgraded_by_db_upgrade_and_keeps_its_chain(tmp_path
     t.bet("rouge", "rouge à 10")
     t.close_file()
     db = sqlite3.connect(path)  # as version 2 made it: no table_id anywhere
-    db.execute("DROP INDEX announcements_by_table")
-    db.execute("DROP INDEX bets_by_table")
+    for index in ("announcements_by_table", "bets_by_table", "open_bets",
+                  "announcements_by_status"):  # fmt: skip
+        db.execute(f"DROP INDEX {index}")
     for table in ("meta", "players", "announcements", "bets", "spins", "outcomes", "audit"):
         db.execute(f"ALTER TABLE {table} DROP COLUMN table_id")
+    db.execute("CREATE INDEX open_bets ON bets(id) WHERE status = 'open'")
     db.execute("PRAGMA user_version = 2")
     db.commit()
     db.close()

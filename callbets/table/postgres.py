@@ -60,7 +60,7 @@ SCHEMA = [
         FOREIGN KEY (table_id, player) REFERENCES players (table_id, name))""",
     "CREATE UNIQUE INDEX one_announcement_per_key ON announcements (table_id, idem)"
     " WHERE idem IS NOT NULL",
-    "CREATE INDEX announcements_by_status ON announcements (table_id, status)",
+    "CREATE INDEX announcements_by_status ON announcements (table_id, status, round)",
     """CREATE TABLE bets (
         table_id text NOT NULL,
         id bigint NOT NULL,

@@ -38,8 +38,13 @@ SCOPE = "table_id TEXT NOT NULL DEFAULT ''"
 SCOPED_INDEXES = (
     "CREATE UNIQUE INDEX IF NOT EXISTS announcements_by_table ON announcements(table_id, id)",
     "CREATE UNIQUE INDEX IF NOT EXISTS bets_by_table ON bets(table_id, id)",
+    "CREATE INDEX IF NOT EXISTS open_bets ON bets(table_id, id) WHERE status = 'open'",
+    "CREATE INDEX IF NOT EXISTS announcements_by_status"
+    " ON announcements(table_id, status, round)",
 )
-"""A new announcement or bet is numbered from the table's highest number so far."""
+"""A new announcement or bet is numbered from the table's highest number so far; the bets
+on the layout and the announcements waiting are found without reading the evening's
+history (every query names ``table_id``, so every index starts with it)."""
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 TRIGGERS = (
@@ -84,7 +89,6 @@ CREATE TABLE bets (
     round INTEGER NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('open', 'settled', 'removed'))
 );
-CREATE INDEX open_bets ON bets(id) WHERE status = 'open';
 CREATE TABLE spins (
     {SCOPE},
     round INTEGER PRIMARY KEY,
@@ -316,6 +320,7 @@ def _upgrade(db: sqlite3.Connection) -> None:
         for table in TABLES:
             if "table_id" not in _columns(db, table):
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {SCOPE}")
+        db.execute("DROP INDEX IF EXISTS open_bets")  # version 2's, without table_id
         for index in SCOPED_INDEXES:
             db.execute(index)
         db.execute("DROP TRIGGER IF EXISTS audit_no_update")
