@@ -351,7 +351,10 @@ def dask_client(address: str, workers: int | None = None) -> Iterator[Client]:
                     n_workers=workers or cpu_count(),  # its affinity and quota
                     threads_per_worker=1,
                     processes=True,
-                    silence_logs=logging.ERROR,  # not the workers' routine warnings
+                    # the workers' own logs stay quiet: a task's error comes back to
+                    # this process through its future, and a Ctrl-C that stops the
+                    # scheduler first would make a worker log a failed heartbeat
+                    silence_logs=logging.CRITICAL,
                     # no dashboard; the scheduler's own HTTP server on a free local port,
                     # so that a cluster already on 8787 does not make it warn and move
                     dashboard_address="127.0.0.1:0",
