@@ -244,8 +244,9 @@ def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
     from .speech.decide import decide
     from .speech.dictation import hear_recording
 
-    engine = _fresh(_engine(engine_name, item.lang, model))
-    hearing = hear_recording(engine, read_wav(Path(item.audio)), find_house(item.house))
+    pcm = read_wav(Path(item.audio))
+    engine = _fresh(_engine(engine_name, item.lang, model), pcm)
+    hearing = hear_recording(engine, pcm, find_house(item.house))
     decision = decide(hearing, item.lang, find_house(item.house))
     heard = hearing.best.text if hearing.best else ""
     wer = word_error_rate(item.text, heard) if item.text else None
@@ -271,17 +272,23 @@ def _engine(name: str, lang: str, model: str | None) -> Any:
     return make_engine(name, lang, model)
 
 
-def _fresh(engine: Any) -> Any:
-    """The engine as it was loaded, so that what an item gives does not depend on the items
-    its process heard before (nor on how a run spread the items over processes).
+def _fresh(engine: Any, pcm: bytes) -> Any:
+    """The engine tuned to this item's room and voice alone, so that what an item gives
+    does not depend on the items its process heard before (nor on how a run spread the
+    items over processes).
 
     PocketSphinx carries its cepstral mean over from one utterance to the next, as a live
-    microphone should; its features start afresh here (a tenth of a millisecond).  Vosk
-    starts each utterance with new recognisers and has nothing to reset.
+    microphone does: at the table it has heard the room before the bet is said.  Here its
+    features start afresh and take in the item's own audio first, without searching it
+    (features only: a few milliseconds), as a microphone that had been listening would.
+    Vosk starts each utterance with new recognisers and has nothing to reset.
     """
-    reset = getattr(getattr(engine, "decoder", None), "reinit_feat", None)
-    if reset is not None:
-        reset()
+    decoder = getattr(engine, "decoder", None)
+    if decoder is not None and hasattr(decoder, "reinit_feat"):
+        decoder.reinit_feat()
+        decoder.start_utt()
+        decoder.process_raw(pcm, True, True)  # no search, the whole utterance
+        decoder.end_utt()
     return engine
 
 
