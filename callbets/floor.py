@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CallbetsError
-from .limits import counted, room, totals
+from .limits import room, totals
 from .table import Table, is_url, money
 from .table.chain import audit_key, check_chain
 
@@ -109,12 +109,7 @@ def _croupier(table: Table) -> str:
 
 
 def _at_maximum(table: Table) -> list[str]:
-    on_layout = [
-        (b.position, value)
-        for b in table.open_bets()
-        if (value := counted(b.amount, b.prison, table.house)) is not None
-    ]
-    full = [p for p, total in totals(on_layout).items() if room(p, table.house, total) == 0]
+    full = [p for p, total in totals(table.on_layout()).items() if room(p, table.house, total) == 0]
     return [f"at the maximum: {p}" for p in sorted(full, key=str)]
 
 

@@ -81,3 +81,4 @@ def test_a_whole_evening_from_the_shell(where: Where):
     assert {"open", "player", "announce", "confirm", "close", "spin", "settlement", "replay"} <= {
         a["event"] for a in audit
     }
+    assert "rows verify" in t("verify").stdout

@@ -4,7 +4,6 @@ checked by version, two processes racing on one table, errors in a croupier's wo
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import uuid
@@ -155,24 +154,6 @@ def test_backup_of_a_database_table_points_to_the_databases_tools(postgres_serve
     Table.create(location, "france", "fr").close_file()
     proc = cb("table", "--table", location, "backup", str(tmp_path / "copy.sqlite"))
     assert proc.returncode == 1 and "pg_dump" in proc.stderr
-
-
-def test_the_whole_evening_through_the_command_line(postgres_server: str):
-    location = f"{postgres_server}?table=cli-{uuid.uuid4().hex[:6]}"
-
-    def t(*args: str) -> subprocess.CompletedProcess[str]:
-        proc = cb("table", "--table", location, *args)
-        assert proc.returncode == 0, proc.stderr
-        return proc
-
-    t("open", "--house", "venice-french", "--lang", "fr")
-    t("player", "rouge")
-    t("bet", "rouge", "tiers à 1")
-    t("close")
-    spin = json.loads(t("spin", "27", "--json").stdout)
-    assert spin["players"]["rouge"]["returned"] == 18
-    assert "à remettre à rouge : 12" in t("replay", "1", "completer").stdout
-    assert "rows verify" in t("verify").stdout
 
 
 @pytest.mark.parametrize(
