@@ -16,6 +16,7 @@ a croupier, and how a consistent copy is made.
 
 from __future__ import annotations
 
+import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
@@ -36,6 +37,7 @@ def is_url(location: str | Path) -> bool:
     return isinstance(location, str) and location.startswith(URL_SCHEMES)
 
 
+@functools.cache  # the statements are the table's constants: each is rewritten once
 def pyformat(sql: str) -> str:
     """Named parameters ``:name`` as ``%(name)s`` (psycopg's style).
 
