@@ -27,7 +27,7 @@ from .layout import (
     two_columns,
     two_dozens,
 )
-from .messages import call_names, said
+from .messages import Name, Names, said
 
 CALL_NAMES = frozenset(
     {
@@ -100,6 +100,16 @@ class Call:
         if self.name == "finale_cheval":
             return catalogue.finale_cheval(self.numbers[0], self.numbers[1], house)
         return catalogue.complete(self.numbers[0], house)
+
+    def named(self, house: House) -> Name:
+        """Its name without words: ``neighbours`` with its centres and its neighbours
+        each side at ``house``, a dozen or column by its index, else its numbers."""
+        if self.name in ("dozen", "column", "two_dozens", "two_columns"):
+            return Name(self.name, describe_outside(self.position()))
+        if self.name == "neighbours":
+            side = self.each_side if self.each_side is not None else house.neighbours_default
+            return Name(self.name, ", ".join(map(str, self.numbers)), side)
+        return Name(self.name, "/".join(map(str, self.numbers)))
 
     def notation(self) -> str:
         """Canonical text without the stake, e.g. ``neighbours 1+9 n2``."""
@@ -262,3 +272,10 @@ def parse_notation(text: str, house: House) -> Announcement:
         call, unit = _notation_call(chunk.strip())
         calls.append(PlacedCall.build(call, unit, house))
     return Announcement(text, tuple(calls))
+
+
+def call_names(house: House, *calls: Call | PlacedCall, separator: str = " ; ") -> Names:
+    """Calls as one field of a message, each named as played at ``house``."""
+    return Names(
+        tuple((c.call if isinstance(c, PlacedCall) else c).named(house) for c in calls), separator
+    )

@@ -7,6 +7,8 @@ contract: ``unrecognized``, ``illegal``, ``ambiguous`` or ``stake``.
 
 from __future__ import annotations
 
+from .messages import message_in
+
 
 class CallbetsError(Exception):
     """Base of every error callbets raises on purpose."""
@@ -54,8 +56,6 @@ class AnnouncementError(CallbetsError, ValueError):
         """The ``error`` object of the JSON contract: the language-neutral ``kind``, the
         message (in ``lang`` where it has been translated), the column, and the
         message's ``key`` when it has one (``grammar/messages.toml``)."""
-        from .messages import message_in
-
         out: dict[str, object] = {
             "kind": self.kind,
             "message": message_in(self.message, lang) if lang else str(self.message),

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from .messages import Name
+
 Number = int
 """A pocket of the wheel, 0 to 36."""
 
@@ -104,6 +106,13 @@ class Position:
     def odds(self) -> Fraction:
         """What one unit on this position pays (N to 1)."""
         return ODDS[self.kind]
+
+    def named(self) -> Name:
+        """Its name without words (a message field, a readback line): the kind and the
+        numbers that name it (``8/9``; a dozen or column by its index)."""
+        if self.kind in (BetKind.DOZEN, BetKind.COLUMN) or self.kind in TWENTY_FOUR:
+            return Name(self.kind.value, describe_outside(self))
+        return Name(self.kind.value, "/".join(map(str, self.numbers)))
 
 
 def _pos(kind: BetKind, numbers: set[int] | range | tuple[int, ...]) -> Position:

@@ -1,8 +1,13 @@
 """Messages a croupier reads, in the table's language (``grammar/messages.toml``).
 
 A refusal is raised with :func:`said`: its text is the English message, and it keeps
-its key and fields so that :func:`message_in` can say it in French or Italian.  A
-position among the fields is named in the table's words.
+its key and fields so that :func:`message_in` can say it in French or Italian.
+
+This module sits below the game and the language: it fills in templates and imports
+nothing of callbets but its data files.  A field that is a thing of the game (a
+position, called bets) names itself without words, as a :class:`Name` (the key of its
+name in ``grammar/readback.toml`` and the numbers that go in it), through the
+:class:`Named` protocol; the catalogue says that name in the table's language.
 
 >>> m = said("no_split", a=5, b=9)
 >>> str(m)
@@ -15,73 +20,84 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Protocol, runtime_checkable
 
 from ._resources import language_words
-from .layout import Position
 
 
 @dataclass(frozen=True)
-class CallNames:
-    """Called bets as a field of a message: named in the table's words when said
-    (``voisins du zéro``, ``le 17 et 2 voisins``), joined by ``separator``."""
+class Name:
+    """A thing of the game without words: the key of its name in the ``[names]`` table
+    of ``grammar/readback.toml`` (``split``, ``neighbours``…), the numbers that fill its
+    ``{args}`` (``8/9``, ``1+9+14``) and, for neighbours, its ``{side}``."""
 
-    calls: tuple[Any, ...]
-    """The :class:`~callbets.announcement.PlacedCall` objects."""
-    house: Any
-    """The :class:`~callbets.house.House` they are played at."""
+    key: str
+    args: str = ""
+    side: int | None = None
+
+    def in_language(self, lang: str) -> str:
+        """The name as a croupier says it in ``lang``: ``cheval 8/9``."""
+        template: str = language_words("readback.toml", lang)["names"][self.key]
+        return template.format(args=self.args, side=self.side)
+
+
+@runtime_checkable
+class Named(Protocol):
+    """A message field that names itself (a position of the layout)."""
+
+    def named(self) -> Name:
+        """Its name, without words."""
+        ...
+
+
+@dataclass(frozen=True)
+class Names:
+    """Several names as one field (called bets), joined by ``separator``."""
+
+    names: tuple[Name, ...]
     separator: str = " ; "
     """Between two names (a neighbours call's name holds commas)."""
+
+    def in_language(self, lang: str) -> str:
+        """Each name in ``lang``, joined."""
+        return self.separator.join(n.in_language(lang) for n in self.names)
 
 
 class Said(str):
     """A message: its English text, with the key and fields to say it in any language."""
 
     key: str
-    fields: dict[str, Any]
+    fields: dict[str, object]
 
-    def __new__(cls, key: str, fields: dict[str, Any]) -> Said:
+    def __new__(cls, key: str, fields: dict[str, object]) -> Said:
         """The message ``key`` with its fields, as English text."""
         self = super().__new__(cls, _format(key, fields, "en"))
         self.key, self.fields = key, fields
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         """Pickled as key and fields (errors cross processes in ``regress --jobs``)."""
         return (Said, (self.key, self.fields))
 
 
-def said(key: str, /, **fields: Any) -> Said:
+def said(key: str, /, **fields: object) -> Said:
     """The message ``key`` with its fields (see ``grammar/messages.toml``)."""
     return Said(key, fields)
 
 
-def call_names(house: Any, *calls: Any, separator: str = " ; ") -> CallNames:
-    """Calls as a message field: :class:`~callbets.announcement.PlacedCall` objects, or
-    :class:`~callbets.announcement.Call` objects not yet staked."""
-    from .announcement import PlacedCall
-
-    placed = (c if isinstance(c, PlacedCall) else PlacedCall(c, 0, ()) for c in calls)
-    return CallNames(tuple(placed), house, separator)
-
-
-def _value(value: Any, lang: str) -> str:
+def _value(value: object, lang: str) -> str:
     if isinstance(value, Said):
         return message_in(value, lang)
-    if isinstance(value, CallNames):
-        from .readback import call_name
-
-        return value.separator.join(call_name(c, lang, value.house) for c in value.calls)
-    if isinstance(value, Position):
-        from .readback import position_name
-
-        return position_name(value, lang)
+    if isinstance(value, Name | Names):
+        return value.in_language(lang)
+    if isinstance(value, Named):
+        return value.named().in_language(lang)
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
     return str(value)
 
 
-def _format(key: str, fields: dict[str, Any], lang: str) -> str:
+def _format(key: str, fields: dict[str, object], lang: str) -> str:
     template: str = language_words("messages.toml", lang)[key]
     return template.format(**{k: _value(v, lang) for k, v in fields.items()})
 
@@ -96,6 +112,6 @@ def message_in(message: object, lang: str) -> str:
     return str(message)
 
 
-def say_in(lang: str, key: str, /, **fields: Any) -> str:
+def say_in(lang: str, key: str, /, **fields: object) -> str:
     """The message ``key`` with its fields, said in ``lang``."""
     return _format(key, fields, lang)

@@ -21,7 +21,7 @@ from typing import Any
 from ._resources import language_words
 from .announcement import Announcement, PlacedCall
 from .house import House
-from .layout import BetKind, Position, describe_outside
+from .layout import Position
 
 
 def _words(lang: str) -> dict[str, Any]:
@@ -30,27 +30,12 @@ def _words(lang: str) -> dict[str, Any]:
 
 def call_name(call: PlacedCall, lang: str, house: House) -> str:
     """The call as a croupier names it: ``le 17 et 2 voisins``."""
-    words = _words(lang)
-    c = call.call
-    if c.name in ("dozen", "column", "two_dozens", "two_columns"):
-        args = describe_outside(c.position())
-    elif c.name == "neighbours":
-        args = ", ".join(map(str, c.numbers))
-    else:
-        args = "/".join(map(str, c.numbers))
-    side = c.each_side if c.each_side is not None else house.neighbours_default
-    template: str = words["names"][c.name]
-    return template.format(args=args, side=side)
+    return call.call.named(house).in_language(lang)
 
 
 def position_name(p: Position, lang: str) -> str:
     """A position as the croupier names it in the table's language: ``cheval 4/7``."""
-    if p.kind in (BetKind.DOZEN, BetKind.COLUMN, BetKind.TWO_DOZENS, BetKind.TWO_COLUMNS):
-        args = describe_outside(p)
-    else:
-        args = "/".join(map(str, p.numbers))
-    template: str = _words(lang)["names"][p.kind.value]
-    return template.format(args=args)
+    return p.named().in_language(lang)
 
 
 def replay_name(kind: str, lang: str) -> str:

@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .announcement import Call, PlacedCall
+from .announcement import Call, PlacedCall, call_names
 from .errors import CallbetsError
 from .house import House
 from .limits import OnLayout, room, totals
-from .messages import call_names, said
+from .messages import said
 from .settle import CallResult
 
 KINDS = ("refaire", "completer", "tout")

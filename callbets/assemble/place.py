@@ -7,7 +7,7 @@ import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..announcement import Announcement, Call, PlacedCall
+from ..announcement import Announcement, Call, PlacedCall, call_names
 from ..catalogue import Recipe
 from ..errors import (
     AmbiguousError,
@@ -16,7 +16,6 @@ from ..errors import (
     StakeError,
     UnrecognizedError,
 )
-from ..messages import CallNames, call_names
 from ..messages import said as said_message
 from ..transform import StakeEl
 from .draft import Check, Draft, Question, group_key
@@ -217,7 +216,7 @@ class Placing:
         for d, p in placed:
             if d.stake is None and any(o.stake is not None for o in self.drafts):
                 raise AmbiguousError(
-                    said_message("no_stake_of_its_own", calls=CallNames((p,), self.house)),
+                    said_message("no_stake_of_its_own", calls=call_names(self.house, p)),
                     [" ; ".join(q.notation() for _, q in placed)],
                     column=d.start,
                 )
@@ -323,7 +322,7 @@ class Placing:
     def _verify(self, check: Check, placed: list[tuple[Draft, PlacedCall]]) -> None:
         targets = [self.drafts[i] for i in check.targets]
         calls = [p for d, p in placed if any(d is t for t in targets)]
-        names = CallNames(tuple(calls), self.house)
+        names = call_names(self.house, *calls)
         if check.kind == "pieces":
             pieces = sum(c.pieces for c in calls)
             if pieces != check.value:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..announcement import Call
+from ..announcement import Call, call_names
 from ..errors import AmbiguousError, IllegalBetError, UnrecognizedError
 from ..house import House
 from ..layout import BetKind, Position, from_pair, inside
-from ..messages import call_names
 from ..messages import said as message
 from .draft import (
     CHANCES,

@@ -39,8 +39,7 @@ SCOPED_INDEXES = (
     "CREATE UNIQUE INDEX IF NOT EXISTS announcements_by_table ON announcements(table_id, id)",
     "CREATE UNIQUE INDEX IF NOT EXISTS bets_by_table ON bets(table_id, id)",
     "CREATE INDEX IF NOT EXISTS open_bets ON bets(table_id, id) WHERE status = 'open'",
-    "CREATE INDEX IF NOT EXISTS announcements_by_status"
-    " ON announcements(table_id, status, round)",
+    "CREATE INDEX IF NOT EXISTS announcements_by_status ON announcements(table_id, status, round)",
 )
 """A new announcement or bet is numbered from the table's highest number so far; the bets
 on the layout and the announcements waiting are found without reading the evening's
