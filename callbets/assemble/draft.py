@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..announcement import Call
+from ..house import House
 from ..transform import Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
 
 POSITION_WORDS = frozenset({"straight", "split", "street", "corner", "sixline"})
@@ -160,6 +161,20 @@ class Question:
 
     nums: Nums
     targets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Walked:
+    """What walking the elements found, for placing: the calls as drafts, the counts and
+    totals to check, the bare numbers to ask about and the repeated calls."""
+
+    house: House
+    text: str
+    drafts: list[Draft]
+    checks: list[Check]
+    questions: list[Question]
+    repeats: list[tuple[Draft, Draft]]
+    """(call on one number, the bare number said after it): asked about at the end."""
 
 
 def group_key(draft: Draft) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..announcement import Announcement, Call, PlacedCall, call_names
 from ..catalogue import Recipe
@@ -18,23 +17,20 @@ from ..errors import (
 )
 from ..messages import said as said_message
 from ..transform import StakeEl
-from .draft import Check, Draft, Question, group_key
+from .draft import Check, Draft, Question, Walked, group_key
 from .resolve import as_position, resolve
-
-if TYPE_CHECKING:
-    from .walk import Assembler
 
 
 class Placing:
-    """Places the calls of a fed :class:`~callbets.assemble.walk.Assembler`."""
+    """Places the calls that walking the elements found."""
 
-    def __init__(self, asm: Assembler) -> None:
-        self.house = asm.house
-        self.text = asm.text
-        self.drafts = asm.drafts
-        self.checks = asm.checks
-        self.questions = asm.questions
-        self.repeats = asm.repeats
+    def __init__(self, walked: Walked) -> None:
+        self.house = walked.house
+        self.text = walked.text
+        self.drafts = walked.drafts
+        self.checks = walked.checks
+        self.questions = walked.questions
+        self.repeats = walked.repeats
 
     def announcement(self) -> Announcement:
         """The calls with their stakes, once every element is fed.

@@ -34,6 +34,7 @@ from .draft import (
     Check,
     Draft,
     Question,
+    Walked,
     start_of,
 )
 from .place import Placing
@@ -472,7 +473,10 @@ class Assembler:
 
         :raises AnnouncementError: an illegal or unclear bet or stake.
         """
-        return Placing(self).announcement()
+        walked = Walked(
+            self.house, self.text, self.drafts, self.checks, self.questions, self.repeats
+        )
+        return Placing(walked).announcement()
 
 
 MAX_CALLS = 20
