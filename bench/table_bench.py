@@ -192,7 +192,7 @@ def postgres_places(url: str | None) -> Iterator[Callable[[str], str]]:
     sys.path.insert(0, str(ROOT))
     import psycopg
 
-    from callbets.table.store import upgrade
+    from callbets.table.locations import upgrade
     from tests.postgres_server import throwaway_server
 
     with throwaway_server() as admin:

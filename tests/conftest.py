@@ -47,7 +47,7 @@ def postgres_server() -> Iterator[str]:
     schema); skipped only when no server binary is installed."""
     import psycopg
 
-    from callbets.table.store import upgrade
+    from callbets.table.locations import upgrade
 
     from .postgres_server import server_bin, throwaway_server
 

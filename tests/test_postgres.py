@@ -13,8 +13,8 @@ import psycopg
 import pytest
 
 from callbets.table import Table, TableError, exists
+from callbets.table.locations import upgrade
 from callbets.table.postgres import split_url
-from callbets.table.store import upgrade
 
 from .conftest import ROOT
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..table.store import upgrade
+from ..table.locations import upgrade
 from .options import EXIT_OK
 
 

@@ -1,8 +1,8 @@
 """The table: its state and books in a database, every change one transaction.
 
 * :mod:`callbets.table.table`: :class:`Table`, what a croupier does to a table;
-* :mod:`callbets.table.store`: the small interface a table is kept through, and where
-  a table's location (a path or a URL) leads;
+* :mod:`callbets.table.store`: the small interface a table is kept through;
+* :mod:`callbets.table.locations`: where a table's location (a path or a URL) leads;
 * :mod:`callbets.table.sqlite`: one table per SQLite file (the default; opening, schema,
   who may write it);
 * :mod:`callbets.table.postgres`: many tables in one PostgreSQL database;
@@ -13,7 +13,8 @@
 from __future__ import annotations
 
 from ..errors import TableError
-from .store import exists, is_url, location_of
+from .locations import exists, location_of
+from .store import is_url
 from .table import SpinReport, Table, default_path, money
 
 __all__ = [

@@ -8,7 +8,8 @@ how a writer gets the table to itself for one transaction, how a driver error is
 a croupier, and how a consistent copy is made.
 
 * :mod:`callbets.table.sqlite`: one table per file (the default, nothing to install);
-* :mod:`callbets.table.postgres`: many tables in one PostgreSQL database (``psycopg``).
+* :mod:`callbets.table.postgres`: many tables in one PostgreSQL database (``psycopg``);
+* :mod:`callbets.table.locations`: which of them a location (a path or a URL) leads to.
 
 >>> is_url("postgresql://pit@db.casino/floor?table=T12"), is_url("evening.sqlite")
 (True, False)
@@ -103,65 +104,3 @@ class Store(ABC):
         yield from self.rows(
             "SELECT id, ts, kind, payload, hash FROM audit WHERE table_id = :t ORDER BY id"
         )
-
-
-def location_of(given: str | None, default: str | Path) -> str | Path:
-    """A table's location from a command line: a URL as it is, else a path."""
-    if not given:
-        return default
-    return given if is_url(given) else Path(given)
-
-
-def exists(location: str | Path) -> bool:
-    """True when a table is there (a file, or a table of that name in the database).
-
-    :raises TableError: the database cannot be reached or its schema is not up to date.
-    """
-    if not is_url(location):
-        return Path(location).exists()
-    from .postgres import has_table
-
-    return has_table(str(location))
-
-
-def open_store(location: str | Path, write: bool) -> Store:
-    """Open the store of an existing table: a PostgreSQL URL, or an SQLite file.
-
-    :raises TableError: no such table, not a callbets table, damaged, locked, or a schema
-        that ``callbets db upgrade`` must bring up to date first.
-    """
-    if is_url(location):
-        from .postgres import open_postgres
-
-        return open_postgres(str(location), write)
-    from .sqlite import open_sqlite
-
-    return open_sqlite(Path(location), write)
-
-
-def create_store(location: str | Path) -> Store:
-    """The store of a new, empty table (the schema is there, no rows yet).
-
-    :raises TableError: a table is already there, or it cannot be made.
-    """
-    if is_url(location):
-        from .postgres import create_postgres
-
-        return create_postgres(str(location))
-    from .sqlite import create_sqlite
-
-    return create_sqlite(Path(location))
-
-
-def upgrade(location: str | Path) -> tuple[int, int]:
-    """Create or migrate the schema at a location; (version before, version after).
-
-    :raises TableError: not a callbets database, or a newer schema than this callbets.
-    """
-    if is_url(location):
-        from .postgres import upgrade_postgres
-
-        return upgrade_postgres(str(location))
-    from .sqlite import upgrade_sqlite
-
-    return upgrade_sqlite(Path(location))

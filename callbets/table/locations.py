@@ -1,0 +1,61 @@
+"""Where a table's location leads: a PostgreSQL URL to :mod:`callbets.table.postgres`,
+any other location to an SQLite file (:mod:`callbets.table.sqlite`).  The Table and the
+commands open, create and upgrade tables through here; the store interface below knows
+no backend.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .postgres import create_postgres, has_table, open_postgres, upgrade_postgres
+from .sqlite import create_sqlite, open_sqlite, upgrade_sqlite
+from .store import Store, is_url
+
+
+def location_of(given: str | None, default: str | Path) -> str | Path:
+    """A table's location from a command line: a URL as it is, else a path."""
+    if not given:
+        return default
+    return given if is_url(given) else Path(given)
+
+
+def exists(location: str | Path) -> bool:
+    """True when a table is there (a file, or a table of that name in the database).
+
+    :raises TableError: the database cannot be reached or its schema is not up to date.
+    """
+    if not is_url(location):
+        return Path(location).exists()
+    return has_table(str(location))
+
+
+def open_store(location: str | Path, write: bool) -> Store:
+    """Open the store of an existing table: a PostgreSQL URL, or an SQLite file.
+
+    :raises TableError: no such table, not a callbets table, damaged, locked, or a schema
+        that ``callbets db upgrade`` must bring up to date first.
+    """
+    if is_url(location):
+        return open_postgres(str(location), write)
+    return open_sqlite(Path(location), write)
+
+
+def create_store(location: str | Path) -> Store:
+    """The store of a new, empty table (the schema is there, no rows yet).
+
+    :raises TableError: a table is already there, or it cannot be made.
+    """
+    if is_url(location):
+        return create_postgres(str(location))
+    return create_sqlite(Path(location))
+
+
+def upgrade(location: str | Path) -> tuple[int, int]:
+    """Create or migrate the schema at a location; (version before, version after).
+
+    :raises TableError: not a callbets database, or a newer schema than this callbets.
+    """
+    if is_url(location):
+        return upgrade_postgres(str(location))
+    return upgrade_sqlite(Path(location))
