@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from ..house import House
 from ..settle import settle
 from .chain import ChainCheck, audit_key, check_chain
-
-if TYPE_CHECKING:
-    from .table import Table
+from .rows import settled_bets
+from .store import Store
 
 
 @dataclass(frozen=True)
@@ -31,18 +30,18 @@ class Verification:
         return self.chain.ok and not self.problems
 
 
-def verify(table: Table) -> Verification:
-    """Recompute the audit chain and the books of a table."""
-    chain = check_chain(table.store.audit_rows(), audit_key())
-    problems = [*_announcements(table), *_settlements(table)]
-    spins = table.store.value("SELECT count(*) FROM spins WHERE table_id = :t")
+def verify(store: Store, house: House) -> Verification:
+    """Recompute the audit chain and the books of a table, from its rows."""
+    chain = check_chain(store.audit_rows(), audit_key())
+    problems = [*_announcements(store), *_settlements(store, house)]
+    spins = store.value("SELECT count(*) FROM spins WHERE table_id = :t")
     return Verification(chain, tuple(problems), int(spins))
 
 
-def _announcements(table: Table) -> list[str]:
+def _announcements(store: Store) -> list[str]:
     """Each confirmed announcement's bets add up to its total."""
     out = []
-    rows = table.store.rows(
+    rows = store.rows(
         "SELECT a.id, a.total, coalesce(sum(b.amount), 0) FROM announcements a"
         " LEFT JOIN bets b ON b.table_id = a.table_id AND b.announcement = a.id"
         " AND b.prison = 0"
@@ -55,20 +54,20 @@ def _announcements(table: Table) -> list[str]:
     return out
 
 
-def _settlements(table: Table) -> list[str]:
+def _settlements(store: Store, house: House) -> list[str]:
     """Each spin settled once, its stored totals those of its bets settled again."""
     out = []
-    settled_twice = table.store.rows(
+    settled_twice = store.rows(
         "SELECT bet, count(*) FROM outcomes WHERE table_id = :t GROUP BY bet HAVING count(*) > 1"
     )
     out += [f"bet {bet} was settled {n} times" for bet, n in settled_twice]
-    for round_no, number, report in table.store.rows(
+    for round_no, number, report in store.rows(
         "SELECT round, number, report FROM spins WHERE table_id = :t ORDER BY round"
     ):
         try:
             stored = json.loads(report)
-            bets = table.settled_bets(round_no)
-            again = settle(bets, number, table.house, stored.get("choices", {}),
+            bets = settled_bets(store, round_no)
+            again = settle(bets, number, house, stored.get("choices", {}),
                            stored.get("last_spin", False))  # fmt: skip
         except (ValueError, KeyError, TypeError) as err:
             out.append(f"spin of round {round_no}: its report cannot be read ({err})")

@@ -25,7 +25,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -33,7 +32,7 @@ from ..announcement import Announcement, PlacedCall, parse_notation
 from ..errors import AnnouncementError, CallbetsError, TableError
 from ..grammar import LANGUAGES
 from ..house import find_house, house_file_text, house_from_dict
-from ..layout import BetKind, Position
+from ..layout import Position
 from ..limits import LimitError, check_limits, counted
 from ..messages import said
 from ..parse import parse
@@ -41,8 +40,10 @@ from ..replay import Replay, replay
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
 from .books import Verification, verify
 from .chain import GENESIS, audit_key, row_hash
+from .locations import create_store, open_store
+from .rows import bet_from_row, settled_bets
 from .sqlite import FORMAT
-from .store import Store, create_store, is_url, open_store
+from .store import Store, is_url
 
 
 def data_folder() -> Path:
@@ -643,7 +644,7 @@ class Table:
             " b.call_index, b.prison FROM bets b WHERE b.table_id = :t AND b.status = 'open'"
             " ORDER BY b.id"
         )
-        return [_bet_from_row(r) for r in rows]
+        return [bet_from_row(r) for r in rows]
 
     def spin(
         self,
@@ -690,14 +691,7 @@ class Table:
 
     def settled_bets(self, round_no: int) -> list[Bet]:
         """The bets as they stood when a round was settled."""
-        rows = self.store.rows(
-            "SELECT b.id, a.player, b.kind, b.numbers, b.amount, b.call, b.announcement,"
-            " b.call_index, b.prison FROM outcomes o"
-            " JOIN bets b ON b.table_id = o.table_id AND b.id = o.bet"
-            " JOIN announcements a ON a.table_id = b.table_id AND a.id = b.announcement"
-            " WHERE o.table_id = :t AND o.round = :round ORDER BY b.id", round=round_no,
-        )  # fmt: skip
-        return [_bet_from_row(r) for r in rows]
+        return settled_bets(self.store, round_no)
 
     def _settle(self, number: int, choices: Mapping[str, str], last_spin: bool) -> SpinReport:
         round_no = self.round
@@ -867,15 +861,4 @@ class Table:
 
     def verify(self) -> Verification:
         """Recompute the audit chain and the books (read-only)."""
-        return verify(self)
-
-
-@cache
-def _position(kind: str, numbers: str) -> Position:
-    return Position(BetKind(kind), tuple(json.loads(numbers)))
-
-
-def _bet_from_row(row: tuple[Any, ...]) -> Bet:
-    bet_id, player, kind, numbers, amount, call, aid, call_index, prison = row
-    position = _position(kind, numbers)
-    return Bet(str(bet_id), player, position, amount, call, f"{aid}.{call_index}", prison)
+        return verify(self.store, self.house)
