@@ -18,15 +18,10 @@ from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import RATE, microphone_blocks, read_wav
 from callbets.speech.decide import POLICIES, Policy, bet_words, decide
 from callbets.speech.engines import Candidate, Hearing, default_engine, hear_whole
-from callbets.speech.engines.kaldi import (
-    join_alternatives,
-    missing_words,
-    model_phrases,
-    spelling,
-    vosk_candidates,
-)
+from callbets.speech.engines.kaldi import join_alternatives, vosk_candidates
 from callbets.speech.models import check, check_model_dir, install, language_of, model_path
 from callbets.speech.phrases import phrase_list, words
+from callbets.speech.vosk_words import missing_words, model_phrases, spelling
 from callbets.vocabulary import vocabulary
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "audio"

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..grammar import LANGUAGES
 from . import SpeechUnavailable
+from .vosk_words import missing_words
 
 MAX_ARCHIVE_BYTES = 4 * 1024**3
 """The most an archive may unpack to (the small models are about 50 MB, big ones 2 GB)."""
@@ -135,8 +136,6 @@ def check(lang: str, given: str | None = None, load: Any = None) -> ModelReport:
 
     ``load(path)`` returns an object with ``vosk_model_find_word`` (default: vosk.Model).
     """
-    from .engines.kaldi import missing_words
-
     path = model_path(lang, given)
     report = ModelReport(lang, path, is_model(path))
     if not report.found:

@@ -7,7 +7,8 @@ grammar phrase and number word (so each word stays reachable) and the grammar's 
 generated announcements (Vosk turns the list into a bigram model, so the samples teach
 it which words follow which; the parser judges legality over the n-best list).  On start
 every grammar word is checked against the model's lexicon (Vosk would drop a missing
-word silently) and a model that cannot take runtime grammars is refused.
+word silently; :mod:`callbets.speech.vosk_words`) and a model that cannot take runtime
+grammars is refused.
 
 Vosk gives word confidences and an n-best list from two differently configured
 recognisers, so an utterance feeds both as its audio arrives.
@@ -18,11 +19,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...grammar import written_forms
 from .. import SpeechUnavailable
 from ..models import check_model_dir, model_path
-from ..phrases import phrase_list, words
-from . import Candidate, Hearing
+from ..vosk_words import missing_words, model_phrases
+from .base import Candidate, Hearing
 
 ALTERNATIVES = 5
 
@@ -49,48 +49,6 @@ def vosk_candidates(
         if text and text not in (c.text for c in out):
             out.append(Candidate(text, float(alt.get("confidence", 0.0))))
     return out
-
-
-def spelling(find_word: Any, lang: str) -> dict[str, str]:
-    """Each grammar word → how the model's lexicon spells it: the first of the grammar's
-    spellings ("zero", "zéro"; "à") that the model knows (``find_word(w) >= 0``); words it
-    knows under none are left out."""
-    forms = written_forms(lang)
-    out = {}
-    for word in words(lang):
-        spellings = (*forms.get(word, ()), word, *final_accents(word))
-        known = [w for w in spellings if find_word(w) >= 0]
-        if known:
-            out[word] = known[0]
-    return out
-
-
-FINAL_ACCENTS = {"a": "à", "e": "éè", "i": "ì", "o": "ò", "u": "ù"}
-
-
-def final_accents(word: str) -> tuple[str, ...]:
-    """The word with an accent on its last vowel, as Italian and French write some
-    ("quarantatré", "più"): tried when the grammar gives no accented spelling."""
-    if not word or word[-1] not in FINAL_ACCENTS:
-        return ()
-    return tuple(word[:-1] + accented for accented in FINAL_ACCENTS[word[-1]])
-
-
-def missing_words(find_word: Any, lang: str) -> list[str]:
-    """Grammar words the model's lexicon lacks under every spelling (Vosk would drop
-    them silently)."""
-    known = spelling(find_word, lang)
-    return [w for w in words(lang) if w not in known]
-
-
-def model_phrases(find_word: Any, lang: str) -> list[str]:
-    """The phrase list in the model's spelling, leaving out phrases with unknown words."""
-    known = spelling(find_word, lang)
-    return [
-        " ".join(known[w] for w in p.split())
-        for p in phrase_list(lang)
-        if all(w in known for w in p.split())
-    ]
 
 
 class VoskEngine:

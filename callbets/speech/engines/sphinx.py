@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import SpeechUnavailable
 from ..lm import arpa_file, model, write_atomically
-from . import Candidate, Hearing
+from .base import Candidate, Hearing
 
 EXTRA_DICT = "en-extra.dict"
 """Pronunciations (CMU phones) of the words cmudict lacks, shipped with callbets."""

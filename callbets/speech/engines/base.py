@@ -1,0 +1,79 @@
+"""What every engine gives and takes: :class:`Engine`, :class:`Utterance`,
+:class:`Hearing` and its :class:`Candidate` texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One thing the recogniser may have heard."""
+
+    text: str
+    """The words, lowercase."""
+    score: float
+    """The engine's score (higher is better; only comparable within one utterance)."""
+    words: tuple[tuple[str, float], ...] = ()
+    """Each word with its confidence (0 to 1), where the engine gives them."""
+
+    @property
+    def weakest(self) -> float | None:
+        """The lowest word confidence, or None when the engine gave none."""
+        return min((c for _, c in self.words), default=None) if self.words else None
+
+
+@dataclass(frozen=True)
+class Hearing:
+    """What an engine made of one utterance, best first."""
+
+    candidates: tuple[Candidate, ...]
+    """The n-best list (may be empty: nothing heard)."""
+    engine: str = ""
+    """Which engine heard it."""
+    notes: tuple[str, ...] = field(default=())
+    """Anything the engine wants the user to know (missing words…)."""
+    snr_db: float | None = None
+    """How far the speech stood above the room's noise, when the audio was segmented
+    live (None for a whole file given at once)."""
+
+    @property
+    def best(self) -> Candidate | None:
+        """The first candidate."""
+        return self.candidates[0] if self.candidates else None
+
+
+class Utterance(Protocol):
+    """One utterance being decoded as its audio arrives."""
+
+    def feed(self, pcm: bytes) -> None:
+        """Decode more 16 kHz mono 16-bit PCM."""
+        ...
+
+    def partial(self) -> str:
+        """The best words so far (may change as more audio comes)."""
+        ...
+
+    def finish(self) -> Hearing:
+        """The audio ended: the n-best list."""
+        ...
+
+
+class Engine(Protocol):
+    """A recogniser of one language."""
+
+    name: str
+    lang: str
+
+    def open(self) -> Utterance:
+        """Start decoding an utterance (:func:`hear_whole` decodes a whole one)."""
+        ...
+
+
+def hear_whole(engine: Engine, pcm: bytes, block: int = 3200) -> Hearing:
+    """Decode a whole utterance through :meth:`Engine.open`, in 100 ms blocks."""
+    utterance = engine.open()
+    for i in range(0, len(pcm), block):
+        utterance.feed(pcm[i : i + block])
+    return utterance.finish()
