@@ -19,10 +19,10 @@ from .errors import StakeError as StakeError
 from .errors import UnrecognizedError as UnrecognizedError
 from .house import House as House
 from .house import find_house as find_house
-from .layout import BetKind as BetKind
-from .layout import Position as Position
 from .parse import parse as parse
 from .readback import readback as readback
+from .roulette.layout import BetKind as BetKind
+from .roulette.layout import Position as Position
 
 __all__ = [
     "AmbiguousError",

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from . import catalogue
 from .errors import IllegalBetError
 from .house import House
-from .layout import (
+from .messages import Name, Names, said
+from .roulette.layout import (
     SIMPLE_CHANCES,
     TWENTY_FOUR,
     BetKind,
@@ -27,7 +28,6 @@ from .layout import (
     two_columns,
     two_dozens,
 )
-from .messages import Name, Names, said
 
 CALL_NAMES = frozenset(
     {

@@ -12,8 +12,16 @@ from collections.abc import Iterable
 
 from .errors import IllegalBetError
 from .house import House
-from .layout import INSIDE, Number, Position, from_pair, neighbours, positions_touching, straight
 from .messages import said
+from .roulette.layout import (
+    INSIDE,
+    Number,
+    Position,
+    from_pair,
+    neighbours,
+    positions_touching,
+    straight,
+)
 
 Recipe = tuple[tuple[Position, int], ...]
 """Positions of a called bet with the pieces on each, in layout order."""

@@ -7,7 +7,7 @@ simple chances in the cloth's order.  A chip is marked where :mod:`callbets.tabl
 puts it: ``[17]`` for a straight, ``●`` on a line or a crossing for a split, street,
 corner or six-line, and brackets around a box for an outside bet.
 
->>> from callbets.layout import straight, from_pair
+>>> from callbets.roulette.layout import straight, from_pair
 >>> lines = draw([straight(17), from_pair(17, 20)])
 >>> print(next(line for line in lines if "[17]" in line)[:40])
 │ 0 │  2 │  5 │  8 │ 11 │ 14 │[17]● 20 │
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .layout import BetKind, Position, column, row
+from .roulette.layout import BetKind, Position, column, row
 from .tableau import CHANCE_ORDER, Slot, Spot, slot, spot
 
 CHIP = "●"

@@ -16,8 +16,8 @@ from fractions import Fraction
 from .announcement import Announcement
 from .errors import CallbetsError
 from .house import House
-from .layout import INSIDE, Position
 from .messages import said
+from .roulette.layout import INSIDE, Position
 
 
 class LimitError(CallbetsError, ValueError):

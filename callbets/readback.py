@@ -21,7 +21,7 @@ from typing import Any
 from ._resources import language_words
 from .announcement import Announcement, PlacedCall
 from .house import House
-from .layout import Position
+from .roulette.layout import Position
 
 
 def _words(lang: str) -> dict[str, Any]:

@@ -27,9 +27,9 @@ from functools import cached_property
 from .announcement import Announcement
 from .errors import CallbetsError
 from .house import House
-from .layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
 from .limits import counted, room
 from .messages import said
+from .roulette.layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
 
 
 class SettlementError(CallbetsError, ValueError):

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from .announcement import Announcement
-from .layout import BLACK, RED, WHEEL, BetKind, Position, column, row
+from .roulette.layout import BLACK, RED, WHEEL, BetKind, Position, column, row
 from .tableau import CHANCE_ORDER, covered, slot, spot
 
 CELL_W, CELL_H = 56, 44

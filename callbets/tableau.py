@@ -16,7 +16,7 @@ columns, even values the lines between them.  So a croupier's placing rules (rul
   zero's line with the line between their two numbers; the first four (0/1/2/3) on the
   crossing of the outer edge with the zero's line.
 
->>> from callbets.layout import from_pair, straight
+>>> from callbets.roulette.layout import from_pair, straight
 >>> spot(straight(17)), spot(from_pair(17, 20)), spot(from_pair(16, 18))
 (Spot(along=11, across=3), Spot(along=12, across=3), Spot(along=11, across=0))
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .layout import BetKind, Position, column, row
+from .roulette.layout import BetKind, Position, column, row
 
 CHANCE_ORDER: tuple[BetKind, ...] = (
     BetKind.LOW, BetKind.EVEN, BetKind.RED, BetKind.BLACK, BetKind.ODD, BetKind.HIGH,

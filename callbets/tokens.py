@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .errors import AmbiguousError, StakeError, UnrecognizedError
-from .layout import from_pair
 from .lexicon import ARTICLE, BOTH, Lexicon, Tok
 from .messages import said as message
+from .roulette.layout import from_pair
 
 MAX_AMOUNT = 1_000_000
 """The largest amount a number word or a digit run may say; the table's limits are far

@@ -17,9 +17,9 @@ from functools import cache
 from .errors import AnnouncementError
 from .grammar import language
 from .house import House, find_house
-from .layout import INSIDE, BetKind
 from .lexicon import Tok
 from .parse import parse
+from .roulette.layout import INSIDE, BetKind
 
 
 def vocabulary(lang: str) -> list[str]:

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from callbets import AnnouncementError, House, parse, parse_notation
 from callbets.announcement import Announcement
 from callbets.grammar import language
-from callbets.layout import from_pair, inside
 from callbets.normalize import Word, words
+from callbets.roulette.layout import from_pair, inside
 
 KINDS = ("drop_first", "drop_last", "drop_number", "dup_number", "swap")
 POSITION_NAMES = frozenset({"STRAIGHT", "SPLIT", "STREET", "CORNER", "SIXLINE"})

@@ -8,7 +8,7 @@ import pytest
 
 from callbets import Call, find_house
 from callbets.catalogue import FIXED, complete, finale_cheval, finale_plein, neighbours_recipe
-from callbets.layout import (
+from callbets.roulette.layout import (
     BLACK,
     INSIDE,
     RED,

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from callbets.drawing import CHIP, draw
-from callbets.layout import (
+from callbets.parse import parse
+from callbets.roulette.layout import (
     INSIDE,
     WHEEL,
     BetKind,
@@ -24,7 +25,6 @@ from callbets.layout import (
     two_columns,
     two_dozens,
 )
-from callbets.parse import parse
 from callbets.svg import svg
 from callbets.tableau import covered, spot
 

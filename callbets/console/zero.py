@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ..dialogue import phrase, zero_choice
 from ..errors import CallbetsError
-from ..layout import SIMPLE_CHANCES
 from ..readback import position_name
+from ..roulette.layout import SIMPLE_CHANCES
 from ..settle import Bet
 from ..table import SpinReport, Table
 from .report import Fragments, line

@@ -17,7 +17,7 @@ from functools import cache
 
 from ..grammar import language
 from ..house import find_house
-from ..layout import INSIDE, BetKind
+from ..roulette.layout import INSIDE, BetKind
 from ..vocabulary import spellings
 
 # ---- templates --------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import json
 from functools import cache
 from typing import Any
 
-from ..layout import BetKind, Position
+from ..roulette.layout import BetKind, Position
 from ..settle import Bet
 from .store import Store
 

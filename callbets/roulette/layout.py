@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from .messages import Name
+from ..messages import Name
 
 Number = int
 """A pocket of the wheel, 0 to 36."""
