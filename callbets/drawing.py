@@ -3,7 +3,7 @@
 The layout is drawn as a croupier sees it from the long side of the table: the zero on
 the left, the twelve rows running to the right, column 36 (3, 6 … 36) on top, and the
 column boxes at the end.  Under the grid come the dozens (P12, M12, D12) and the six
-simple chances in the cloth's order.  A chip is marked where :mod:`callbets.tableau`
+simple chances in the cloth's order.  A chip is marked where :mod:`callbets.roulette.tableau`
 puts it: ``[17]`` for a straight, ``●`` on a line or a crossing for a split, street,
 corner or six-line, and brackets around a box for an outside bet.
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .roulette.layout import BetKind, Position, column, row
-from .tableau import CHANCE_ORDER, Slot, Spot, slot, spot
+from .roulette.tableau import CHANCE_ORDER, Slot, Spot, slot, spot
 
 CHIP = "●"
 FIRST_ALONG, LAST_ALONG = -2, 26

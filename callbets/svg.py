@@ -2,7 +2,7 @@
 
 The tableau is drawn as in :mod:`callbets.drawing`, as a croupier sees it from the long
 side: the zero on the left, column 36 on top.  Each chip is a circle where
-:mod:`callbets.tableau` puts it (the middle of a number, on a line, on the outer edge, on
+:mod:`callbets.roulette.tableau` puts it (the middle of a number, on a line, on the outer edge, on
 a crossing) with its amount on it; the wheel shows every pocket in wheel order and
 highlights the numbers the chips cover.  Machine-readable attributes let tests and
 other programs check the picture: ``data-number`` on each number and pocket,
@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape
 
 from .announcement import Announcement
 from .roulette.layout import BLACK, RED, WHEEL, BetKind, Position, column, row
-from .tableau import CHANCE_ORDER, covered, slot, spot
+from .roulette.tableau import CHANCE_ORDER, covered, slot, spot
 
 CELL_W, CELL_H = 56, 44
 """One number's box: width along the layout, height across it."""

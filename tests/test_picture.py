@@ -25,8 +25,8 @@ from callbets.roulette.layout import (
     two_columns,
     two_dozens,
 )
+from callbets.roulette.tableau import covered, spot
 from callbets.svg import svg
-from callbets.tableau import covered, spot
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .roulette.layout import BetKind, Position, column, row
+from .layout import BetKind, Position, column, row
 
 CHANCE_ORDER: tuple[BetKind, ...] = (
     BetKind.LOW, BetKind.EVEN, BetKind.RED, BetKind.BLACK, BetKind.ODD, BetKind.HIGH,
