@@ -17,10 +17,10 @@ from .errors import HouseError as HouseError
 from .errors import IllegalBetError as IllegalBetError
 from .errors import StakeError as StakeError
 from .errors import UnrecognizedError as UnrecognizedError
-from .house import House as House
-from .house import find_house as find_house
 from .parse import parse as parse
 from .readback import readback as readback
+from .roulette.house import House as House
+from .roulette.house import find_house as find_house
 from .roulette.layout import BetKind as BetKind
 from .roulette.layout import Position as Position
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from . import catalogue
 from .errors import IllegalBetError
-from .house import House
 from .messages import Name, Names, said
+from .roulette.house import House
 from .roulette.layout import (
     SIMPLE_CHANCES,
     TWENTY_FOUR,

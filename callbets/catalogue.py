@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .errors import IllegalBetError
-from .house import House
 from .messages import said
+from .roulette.house import House
 from .roulette.layout import (
     INSIDE,
     Number,

@@ -15,8 +15,8 @@ from fractions import Fraction
 
 from .announcement import Announcement
 from .errors import CallbetsError
-from .house import House
 from .messages import said
+from .roulette.house import House
 from .roulette.layout import INSIDE, Position
 
 

@@ -34,11 +34,11 @@ from .announcement import Announcement
 from .assemble import Assembler
 from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedError
 from .grammar import Language, language
-from .house import House, find_house
 from .lexicon import Tok
 from .messages import said as message
 from .normalize import words
 from .numbers import Reading, readings
+from .roulette.house import House, find_house
 from .tokens import drop_articles, roles
 from .transform import Element
 

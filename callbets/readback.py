@@ -20,7 +20,7 @@ from typing import Any
 
 from ._resources import language_words
 from .announcement import Announcement, PlacedCall
-from .house import House
+from .roulette.house import House
 from .roulette.layout import Position
 
 

@@ -39,8 +39,8 @@ from xml.etree import ElementTree as ET
 from .announcement import parse_notation
 from .errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
 from .grammar import LANGUAGES
-from .house import find_house
 from .parse import parse
+from .roulette.house import find_house
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -20,9 +20,9 @@ from fractions import Fraction
 
 from .announcement import Call, PlacedCall, call_names
 from .errors import CallbetsError
-from .house import House
 from .limits import OnLayout, room, totals
 from .messages import said
+from .roulette.house import House
 from .settle import CallResult
 
 KINDS = ("refaire", "completer", "tout")

@@ -26,9 +26,9 @@ from functools import cached_property
 
 from .announcement import Announcement
 from .errors import CallbetsError
-from .house import House
 from .limits import counted, room
 from .messages import said
+from .roulette.house import House
 from .roulette.layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
 
 

@@ -16,9 +16,9 @@ from functools import cache
 
 from .errors import AnnouncementError
 from .grammar import language
-from .house import House, find_house
 from .lexicon import Tok
 from .parse import parse
+from .roulette.house import House, find_house
 from .roulette.layout import INSIDE, BetKind
 
 

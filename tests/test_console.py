@@ -27,8 +27,8 @@ from callbets.console.report import plain
 from callbets.console.session import Session
 from callbets.console.voice import Heard, Listener
 from callbets.console.words import messages
-from callbets.house import find_house
 from callbets.readback import replay_name
+from callbets.roulette.house import find_house
 from callbets.table import Table
 from callbets.talk import TableTalk, table_talk
 

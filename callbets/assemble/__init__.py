@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..announcement import Announcement
-from ..house import House
+from ..roulette.house import House
 from ..transform import Element
 from .walk import Assembler
 

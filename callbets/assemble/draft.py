@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..announcement import Call
-from ..house import House
+from ..roulette.house import House
 from ..transform import Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
 
 POSITION_WORDS = frozenset({"straight", "split", "street", "corner", "sixline"})

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from ..announcement import Call, call_names
 from ..errors import AmbiguousError, IllegalBetError, UnrecognizedError
-from ..house import House
 from ..messages import said as message
+from ..roulette.house import House
 from ..roulette.layout import BetKind, Position, from_pair, inside
 from .draft import (
     CHANCES,

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from ..announcement import Announcement
 from ..errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
-from ..house import House
 from ..messages import said as message
+from ..roulette.house import House
 from ..talk import TABLE_TALK
 from ..transform import (
     CheckEl,

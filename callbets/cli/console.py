@@ -11,7 +11,7 @@ from typing import Any
 
 from ..console.lock import ConsoleLock, DatabaseConsoleLock
 from ..grammar import LANGUAGES
-from ..house import DEFAULT_HOUSE
+from ..roulette.house import DEFAULT_HOUSE
 from ..table import Table, default_path, exists, location_of
 from ..table.postgres import PostgresStore
 

@@ -11,7 +11,7 @@ from typing import Any, BinaryIO
 
 from ..errors import CallbetsError, InputError
 from ..grammar import LANGUAGES
-from ..house import DEFAULT_HOUSE, House
+from ..roulette.house import DEFAULT_HOUSE, House
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 """Exit codes of every command: done, refused, bad input or usage, unforeseen error."""

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AnnouncementError
-from ..house import House, find_house
 from ..messages import message_in
 from ..parse import parse
 from ..readback import readback
+from ..roulette.house import House, find_house
 from ..svg import announcement_svg
 from .options import (
     EXIT_OK,

@@ -8,11 +8,11 @@ from typing import Any
 
 from ..announcement import Announcement
 from ..errors import AnnouncementError
-from ..house import House, find_house
 from ..limits import LimitError, check_limits
 from ..messages import message_in, say_in
 from ..parse import parse
 from ..readback import call_line
+from ..roulette.house import House, find_house
 from ..roulette.layout import BetKind, Position
 from ..settle import bets_for, call_results, settle
 from ..table import money

@@ -12,8 +12,8 @@ from typing import Any
 
 from ..dialogue import confirmation
 from ..grammar import LANGUAGES
-from ..house import DEFAULT_HOUSE, House, find_house
 from ..readback import readback
+from ..roulette.house import DEFAULT_HOUSE, House, find_house
 from ..speech import SpeechUnavailable
 from ..speech.audio import RATE, duration, microphone_blocks, read_wav
 from ..speech.decide import Decision, decide

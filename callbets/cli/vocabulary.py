@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..grammar import LANGUAGES
-from ..house import DEFAULT_HOUSE, find_house, house_names
+from ..roulette.house import DEFAULT_HOUSE, find_house, house_names
 from ..vocabulary import sample_phrases, vocabulary
 from .options import EXIT_OK, whole_number
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from ..announcement import Announcement, PlacedCall
 from ..drawing import CHIP, draw
-from ..house import House
 from ..readback import call_line, position_name, readback, replay_name
 from ..replay import Replay
+from ..roulette.house import House
 from ..roulette.layout import RED, BetKind, Position, simple_chance
 from ..settle import Bet, Outcome
 from ..table import SpinReport, money

@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..errors import CallbetsError
-from ..house import House
 from ..messages import message_in
 from ..messages import said as message
+from ..roulette.house import House
 
 Blocks = Callable[[], Iterator[bytes]]
 

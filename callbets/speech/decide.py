@@ -26,9 +26,9 @@ from typing import Any
 from ..announcement import Announcement
 from ..errors import AmbiguousError, AnnouncementError
 from ..grammar import language
-from ..house import House, find_house
 from ..messages import said
 from ..parse import parse
+from ..roulette.house import House, find_house
 from .engines import Candidate, Hearing
 
 THRESHOLD = 0.85

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 from ..dialogue import confirmation
 from ..errors import AnnouncementError
-from ..house import House, find_house
 from ..normalize import fold
 from ..parse import parse
+from ..roulette.house import House, find_house
 from ..talk import table_talk
 from ..vocabulary import spellings
 from .endpoint import PARTIAL, UNSTAKED, WHOLE, Audio, Closed, Opened, Segmenter, Settings

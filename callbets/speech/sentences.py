@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 from ..grammar import language
-from ..house import find_house
+from ..roulette.house import find_house
 from ..roulette.layout import INSIDE, BetKind
 from ..vocabulary import spellings
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..house import House
+from ..roulette.house import House
 from ..settle import settle
 from .chain import ChainCheck, audit_key, check_chain
 from .rows import settled_bets

@@ -31,11 +31,11 @@ from typing import Any, TextIO
 from ..announcement import Announcement, PlacedCall, parse_notation
 from ..errors import AnnouncementError, CallbetsError, TableError
 from ..grammar import LANGUAGES
-from ..house import find_house, house_file_text, house_from_dict
 from ..limits import LimitError, check_limits, counted
 from ..messages import said
 from ..parse import parse
 from ..replay import Replay, replay
+from ..roulette.house import find_house, house_file_text, house_from_dict
 from ..roulette.layout import Position
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
 from .books import Verification, verify

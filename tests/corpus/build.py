@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from callbets import find_house, parse_notation
-from callbets.house import DEFAULT_HOUSE
+from callbets.roulette.house import DEFAULT_HOUSE
 
 HERE = Path(__file__).resolve().parent
 

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .errors import HouseError
+from ..errors import HouseError
 
 DEFAULT_HOUSE = "venice-french"
 
