@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import catalogue
 from .errors import IllegalBetError
 from .messages import Name, Names, said
+from .roulette import catalogue
 from .roulette.house import House
 from .roulette.layout import (
     SIMPLE_CHANCES,

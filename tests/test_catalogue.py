@@ -7,7 +7,13 @@ import itertools
 import pytest
 
 from callbets import Call, find_house
-from callbets.catalogue import FIXED, complete, finale_cheval, finale_plein, neighbours_recipe
+from callbets.roulette.catalogue import (
+    FIXED,
+    complete,
+    finale_cheval,
+    finale_plein,
+    neighbours_recipe,
+)
 from callbets.roulette.layout import (
     BLACK,
     INSIDE,

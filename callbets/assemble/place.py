@@ -7,7 +7,6 @@ import itertools
 from dataclasses import replace
 
 from ..announcement import Announcement, Call, PlacedCall, call_names
-from ..catalogue import Recipe
 from ..errors import (
     AmbiguousError,
     AnnouncementError,
@@ -16,6 +15,7 @@ from ..errors import (
     UnrecognizedError,
 )
 from ..messages import said as said_message
+from ..roulette.catalogue import Recipe
 from ..transform import StakeEl
 from .draft import Check, Draft, Question, Walked, group_key
 from .resolve import as_position, resolve

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from .errors import IllegalBetError
-from .messages import said
-from .roulette.house import House
-from .roulette.layout import (
+from ..errors import IllegalBetError
+from ..messages import said
+from .house import House
+from .layout import (
     INSIDE,
     Number,
     Position,
