@@ -5,11 +5,6 @@
 45
 """
 
-from .announcement import Announcement as Announcement
-from .announcement import Call as Call
-from .announcement import PlacedCall as PlacedCall
-from .announcement import Placement as Placement
-from .announcement import parse_notation as parse_notation
 from .errors import AmbiguousError as AmbiguousError
 from .errors import AnnouncementError as AnnouncementError
 from .errors import CallbetsError as CallbetsError
@@ -19,6 +14,11 @@ from .errors import StakeError as StakeError
 from .errors import UnrecognizedError as UnrecognizedError
 from .parse import parse as parse
 from .readback import readback as readback
+from .roulette.announcement import Announcement as Announcement
+from .roulette.announcement import Call as Call
+from .roulette.announcement import PlacedCall as PlacedCall
+from .roulette.announcement import Placement as Placement
+from .roulette.announcement import parse_notation as parse_notation
 from .roulette.house import House as House
 from .roulette.house import find_house as find_house
 from .roulette.layout import BetKind as BetKind

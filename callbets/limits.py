@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from .announcement import Announcement
 from .errors import CallbetsError
 from .messages import said
+from .roulette.announcement import Announcement
 from .roulette.house import House
 from .roulette.layout import INSIDE, Position
 

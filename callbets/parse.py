@@ -30,7 +30,6 @@ from typing import Any
 
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
-from .announcement import Announcement
 from .assemble import Assembler
 from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedError
 from .grammar import Language, language
@@ -38,6 +37,7 @@ from .lexicon import Tok
 from .messages import said as message
 from .normalize import words
 from .numbers import Reading, readings
+from .roulette.announcement import Announcement
 from .roulette.house import House, find_house
 from .tokens import drop_articles, roles
 from .transform import Element

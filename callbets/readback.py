@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._resources import language_words
-from .announcement import Announcement, PlacedCall
+from .roulette.announcement import Announcement, PlacedCall
 from .roulette.house import House
 from .roulette.layout import Position
 

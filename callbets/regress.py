@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from xml.etree import ElementTree as ET
 
-from .announcement import parse_notation
 from .errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
 from .grammar import LANGUAGES
 from .parse import parse
+from .roulette.announcement import parse_notation
 from .roulette.house import find_house
 
 if TYPE_CHECKING:

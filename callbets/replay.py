@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .announcement import Call, PlacedCall, call_names
 from .errors import CallbetsError
 from .limits import OnLayout, room, totals
 from .messages import said
+from .roulette.announcement import Call, PlacedCall, call_names
 from .roulette.house import House
 from .settle import CallResult
 

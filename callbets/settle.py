@@ -24,10 +24,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 
-from .announcement import Announcement
 from .errors import CallbetsError
 from .limits import counted, room
 from .messages import said
+from .roulette.announcement import Announcement
 from .roulette.house import House
 from .roulette.layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
 

@@ -18,7 +18,7 @@ import math
 from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
-from .announcement import Announcement
+from .roulette.announcement import Announcement
 from .roulette.layout import BLACK, RED, WHEEL, BetKind, Position, column, row
 from .roulette.tableau import CHANCE_ORDER, covered, slot, spot
 

@@ -32,9 +32,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from callbets import AnnouncementError, House, parse, parse_notation
-from callbets.announcement import Announcement
 from callbets.grammar import language
 from callbets.normalize import Word, words
+from callbets.roulette.announcement import Announcement
 from callbets.roulette.layout import from_pair, inside
 
 KINDS = ("drop_first", "drop_last", "drop_number", "dup_number", "swap")

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..announcement import Announcement
+from ..roulette.announcement import Announcement
 from ..roulette.house import House
 from ..transform import Element
 from .walk import Assembler

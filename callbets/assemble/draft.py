@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..announcement import Call
+from ..roulette.announcement import Call
 from ..roulette.house import House
 from ..transform import Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
 

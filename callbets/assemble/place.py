@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from ..announcement import Announcement, Call, PlacedCall, call_names
 from ..errors import (
     AmbiguousError,
     AnnouncementError,
@@ -15,6 +14,7 @@ from ..errors import (
     UnrecognizedError,
 )
 from ..messages import said as said_message
+from ..roulette.announcement import Announcement, Call, PlacedCall, call_names
 from ..roulette.catalogue import Recipe
 from ..transform import StakeEl
 from .draft import Check, Draft, Question, Walked, group_key

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..announcement import Call, call_names
 from ..errors import AmbiguousError, IllegalBetError, UnrecognizedError
 from ..messages import said as message
+from ..roulette.announcement import Call, call_names
 from ..roulette.house import House
 from ..roulette.layout import BetKind, Position, from_pair, inside
 from .draft import (

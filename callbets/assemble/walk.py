@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ..announcement import Announcement
 from ..errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
 from ..messages import said as message
+from ..roulette.announcement import Announcement
 from ..roulette.house import House
 from ..talk import TABLE_TALK
 from ..transform import (

@@ -6,12 +6,12 @@ import argparse
 import sys
 from typing import Any
 
-from ..announcement import Announcement
 from ..errors import AnnouncementError
 from ..limits import LimitError, check_limits
 from ..messages import message_in, say_in
 from ..parse import parse
 from ..readback import call_line
+from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from ..roulette.layout import BetKind, Position
 from ..settle import bets_for, call_results, settle

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from ..announcement import Announcement, PlacedCall
 from ..drawing import CHIP, draw
 from ..readback import call_line, position_name, readback, replay_name
 from ..replay import Replay
+from ..roulette.announcement import Announcement, PlacedCall
 from ..roulette.house import House
 from ..roulette.layout import RED, BetKind, Position, simple_chance
 from ..settle import Bet, Outcome

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..announcement import Announcement, parse_notation
 from ..dialogue import confirmation, reading_choice
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..grammar import language
@@ -39,6 +38,7 @@ from ..limits import check_limits
 from ..messages import message_in
 from ..normalize import words
 from ..readback import replay_name
+from ..roulette.announcement import Announcement, parse_notation
 from ..settle import CallResult
 from ..svg import announcement_svg, svg
 from ..table import SpinReport, Table

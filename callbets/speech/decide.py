@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..announcement import Announcement
 from ..errors import AmbiguousError, AnnouncementError
 from ..grammar import language
 from ..messages import said
 from ..parse import parse
+from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from .engines import Candidate, Hearing
 

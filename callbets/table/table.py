@@ -28,13 +28,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..announcement import Announcement, PlacedCall, parse_notation
 from ..errors import AnnouncementError, CallbetsError, TableError
 from ..grammar import LANGUAGES
 from ..limits import LimitError, check_limits, counted
 from ..messages import said
 from ..parse import parse
 from ..replay import Replay, replay
+from ..roulette.announcement import Announcement, PlacedCall, parse_notation
 from ..roulette.house import find_house, house_file_text, house_from_dict
 from ..roulette.layout import Position
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import IllegalBetError
-from .messages import Name, Names, said
-from .roulette import catalogue
-from .roulette.house import House
-from .roulette.layout import (
+from ..errors import IllegalBetError
+from ..messages import Name, Names, said
+from . import catalogue
+from .house import House
+from .layout import (
     SIMPLE_CHANCES,
     TWENTY_FOUR,
     BetKind,
