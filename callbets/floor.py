@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CallbetsError
-from .limits import room, totals
+from .roulette.limits import room, totals
 from .table import Table, is_url, money
 from .table.chain import audit_key, check_chain
 

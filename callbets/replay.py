@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import CallbetsError
-from .limits import OnLayout, room, totals
 from .messages import said
 from .roulette.announcement import Call, PlacedCall, call_names
 from .roulette.house import House
+from .roulette.limits import OnLayout, room, totals
 from .settle import CallResult
 
 KINDS = ("refaire", "completer", "tout")

@@ -25,11 +25,11 @@ from fractions import Fraction
 from functools import cached_property
 
 from .errors import CallbetsError
-from .limits import counted, room
 from .messages import said
 from .roulette.announcement import Announcement
 from .roulette.house import House
 from .roulette.layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
+from .roulette.limits import counted, room
 
 
 class SettlementError(CallbetsError, ValueError):
@@ -138,7 +138,7 @@ def _capped(bet: Bet, house: House, room: int | None = None) -> tuple[int, int]:
 def rooms(bets: Iterable[Bet], house: House) -> dict[str, int]:
     """What the maximum leaves for each free bet: the position's total at the table counts
     ("not even through third parties"), in the order the bets were placed, after what sits
-    in prison where the house counts it (:func:`callbets.limits.counted`)."""
+    in prison where the house counts it (:func:`callbets.roulette.limits.counted`)."""
     bets = list(bets)
     used: dict[Position, Fraction] = {}
     for b in bets:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from callbets import find_house
-from callbets.limits import LimitError, check_limits
 from callbets.parse import parse
 from callbets.replay import ReplayError
 from callbets.roulette.layout import BetKind, simple_chance
+from callbets.roulette.limits import LimitError, check_limits
 from callbets.settle import Bet, call_results, settle
 from callbets.table import Table
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from callbets import AnnouncementError
-from callbets.limits import LimitError
 from callbets.replay import ReplayError
+from callbets.roulette.limits import LimitError
 from callbets.settle import settle
 from callbets.table import Table, TableError, money
 

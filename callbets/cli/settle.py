@@ -7,13 +7,13 @@ import sys
 from typing import Any
 
 from ..errors import AnnouncementError
-from ..limits import LimitError, check_limits
 from ..messages import message_in, say_in
 from ..parse import parse
 from ..readback import call_line
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from ..roulette.layout import BetKind, Position
+from ..roulette.limits import LimitError, check_limits
 from ..settle import bets_for, call_results, settle
 from ..table import money
 from .options import (

@@ -34,11 +34,11 @@ from pathlib import Path
 from ..dialogue import confirmation, reading_choice
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..grammar import language
-from ..limits import check_limits
 from ..messages import message_in
 from ..normalize import words
 from ..readback import replay_name
 from ..roulette.announcement import Announcement, parse_notation
+from ..roulette.limits import check_limits
 from ..settle import CallResult
 from ..svg import announcement_svg, svg
 from ..table import SpinReport, Table

@@ -30,13 +30,13 @@ from typing import Any, TextIO
 
 from ..errors import AnnouncementError, CallbetsError, TableError
 from ..grammar import LANGUAGES
-from ..limits import LimitError, check_limits, counted
 from ..messages import said
 from ..parse import parse
 from ..replay import Replay, replay
 from ..roulette.announcement import Announcement, PlacedCall, parse_notation
 from ..roulette.house import find_house, house_file_text, house_from_dict
 from ..roulette.layout import Position
+from ..roulette.limits import LimitError, check_limits, counted
 from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
 from .books import Verification, verify
 from .chain import GENESIS, audit_key, row_hash

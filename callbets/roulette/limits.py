@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from .errors import CallbetsError
-from .messages import said
-from .roulette.announcement import Announcement
-from .roulette.house import House
-from .roulette.layout import INSIDE, Position
+from ..errors import CallbetsError
+from ..messages import said
+from .announcement import Announcement
+from .house import House
+from .layout import INSIDE, Position
 
 
 class LimitError(CallbetsError, ValueError):
