@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from callbets import find_house, parse
-from callbets.settle import Bet, bets_for, settle
+from callbets.roulette.settle import Bet, bets_for, settle
 from callbets.table import Table
 
 ANNOUNCEMENTS = [

@@ -23,7 +23,7 @@ from .messages import said
 from .roulette.announcement import Call, PlacedCall, call_names
 from .roulette.house import House
 from .roulette.limits import OnLayout, room, totals
-from .settle import CallResult
+from .roulette.settle import CallResult
 
 KINDS = ("refaire", "completer", "tout")
 """Replay names: à refaire, à compléter, pour le tout."""

@@ -19,7 +19,7 @@ from callbets.errors import AnnouncementError, CallbetsError
 from callbets.messages import Said, message_in, said
 from callbets.parse import parse
 from callbets.roulette.limits import LimitError, check_limits
-from callbets.settle import SettlementError, settle
+from callbets.roulette.settle import SettlementError, settle
 from callbets.table import Table
 
 from .conftest import ROOT

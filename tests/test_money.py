@@ -17,7 +17,7 @@ from callbets.parse import parse
 from callbets.replay import ReplayError
 from callbets.roulette.layout import BetKind, simple_chance
 from callbets.roulette.limits import LimitError, check_limits
-from callbets.settle import Bet, call_results, settle
+from callbets.roulette.settle import Bet, call_results, settle
 from callbets.table import Table
 
 from .conftest import Where

@@ -12,7 +12,7 @@ from callbets import find_house, parse
 from callbets.replay import ReplayError, replay
 from callbets.roulette.layout import BetKind, simple_chance
 from callbets.roulette.limits import LimitError, check_limits
-from callbets.settle import Bet, SettlementError, bets_for, call_results, settle
+from callbets.roulette.settle import Bet, SettlementError, bets_for, call_results, settle
 
 VENICE = find_house("venice-french")
 FAIR = find_house("venice-fair")

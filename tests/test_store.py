@@ -20,7 +20,7 @@ import pytest
 from callbets import AnnouncementError
 from callbets.replay import ReplayError
 from callbets.roulette.limits import LimitError
-from callbets.settle import settle
+from callbets.roulette.settle import settle
 from callbets.table import Table, TableError, money
 
 from .conftest import ROOT, Where

@@ -14,7 +14,7 @@ from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from ..roulette.layout import BetKind, Position
 from ..roulette.limits import LimitError, check_limits
-from ..settle import bets_for, call_results, settle
+from ..roulette.settle import bets_for, call_results, settle
 from ..table import money
 from .options import (
     EXIT_OK,

@@ -18,7 +18,7 @@ from ..replay import Replay
 from ..roulette.announcement import Announcement, PlacedCall
 from ..roulette.house import House
 from ..roulette.layout import RED, BetKind, Position, simple_chance
-from ..settle import Bet, Outcome
+from ..roulette.settle import Bet, Outcome
 from ..table import SpinReport, money
 from .words import say
 

@@ -39,7 +39,7 @@ from ..normalize import words
 from ..readback import replay_name
 from ..roulette.announcement import Announcement, parse_notation
 from ..roulette.limits import check_limits
-from ..settle import CallResult
+from ..roulette.settle import CallResult
 from ..svg import announcement_svg, svg
 from ..table import SpinReport, Table
 from ..talk import CLOSE, table_talk

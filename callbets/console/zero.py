@@ -14,7 +14,7 @@ from ..dialogue import phrase, zero_choice
 from ..errors import CallbetsError
 from ..readback import position_name
 from ..roulette.layout import SIMPLE_CHANCES
-from ..settle import Bet
+from ..roulette.settle import Bet
 from ..table import SpinReport, Table
 from .report import Fragments, line
 from .words import say

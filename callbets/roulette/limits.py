@@ -4,7 +4,7 @@ A maximum binds the total on one position at the table, whoever placed it ("cann
 exceeded, not even through third parties"): what is already on the layout counts, and
 so does a position named twice in one announcement.  Below the minimum is refused with
 the reason.  Above the maximum is refused where the house says so; at Venice it is
-accepted and settled on the maximum, the excess handed back (see :mod:`callbets.settle`),
+accepted and settled on the maximum, the excess handed back (see :mod:`callbets.roulette.settle`),
 and the croupier is warned.
 """
 

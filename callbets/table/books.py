@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 
 from ..roulette.house import House
-from ..settle import settle
+from ..roulette.settle import settle
 from .chain import ChainCheck, audit_key, check_chain
 from .rows import settled_bets
 from .store import Store

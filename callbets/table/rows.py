@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from ..roulette.layout import BetKind, Position
-from ..settle import Bet
+from ..roulette.settle import Bet
 from .store import Store
 
 

@@ -37,7 +37,7 @@ from ..roulette.announcement import Announcement, PlacedCall, parse_notation
 from ..roulette.house import find_house, house_file_text, house_from_dict
 from ..roulette.layout import Position
 from ..roulette.limits import LimitError, check_limits, counted
-from ..settle import Bet, CallResult, Outcome, Settlement, call_results, settle
+from ..roulette.settle import Bet, CallResult, Outcome, Settlement, call_results, settle
 from .books import Verification, verify
 from .chain import GENESIS, audit_key, row_hash
 from .locations import create_store, open_store

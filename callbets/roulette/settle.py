@@ -24,12 +24,12 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 
-from .errors import CallbetsError
-from .messages import said
-from .roulette.announcement import Announcement
-from .roulette.house import House
-from .roulette.layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
-from .roulette.limits import counted, room
+from ..errors import CallbetsError
+from ..messages import said
+from .announcement import Announcement
+from .house import House
+from .layout import SIMPLE_CHANCES, BetKind, Position, simple_chance
+from .limits import counted, room
 
 
 class SettlementError(CallbetsError, ValueError):
