@@ -23,7 +23,7 @@ from .normalize import words
 
 CLOSE = "close"
 REPLAYS = ("refaire", "completer", "tout")
-"""Replay actions, named as in :data:`callbets.replay.KINDS`."""
+"""Replay actions, named as in :data:`callbets.roulette.replay.KINDS`."""
 TABLE_TALK = frozenset({"chatter", CLOSE, *REPLAYS})
 """Grammar concepts (terminal names, lowercased) that are talk, never part of a bet."""
 

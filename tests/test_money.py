@@ -14,9 +14,9 @@ import pytest
 
 from callbets import find_house
 from callbets.parse import parse
-from callbets.replay import ReplayError
 from callbets.roulette.layout import BetKind, simple_chance
 from callbets.roulette.limits import LimitError, check_limits
+from callbets.roulette.replay import ReplayError
 from callbets.roulette.settle import Bet, call_results, settle
 from callbets.table import Table
 

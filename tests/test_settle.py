@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from callbets import find_house, parse
-from callbets.replay import ReplayError, replay
 from callbets.roulette.layout import BetKind, simple_chance
 from callbets.roulette.limits import LimitError, check_limits
+from callbets.roulette.replay import ReplayError, replay
 from callbets.roulette.settle import Bet, SettlementError, bets_for, call_results, settle
 
 VENICE = find_house("venice-french")

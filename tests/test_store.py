@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from callbets import AnnouncementError
-from callbets.replay import ReplayError
 from callbets.roulette.limits import LimitError
+from callbets.roulette.replay import ReplayError
 from callbets.roulette.settle import settle
 from callbets.table import Table, TableError, money
 

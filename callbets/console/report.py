@@ -14,10 +14,10 @@ from typing import Any
 
 from ..drawing import CHIP, draw
 from ..readback import call_line, position_name, readback, replay_name
-from ..replay import Replay
 from ..roulette.announcement import Announcement, PlacedCall
 from ..roulette.house import House
 from ..roulette.layout import RED, BetKind, Position, simple_chance
+from ..roulette.replay import Replay
 from ..roulette.settle import Bet, Outcome
 from ..table import SpinReport, money
 from .words import say

@@ -32,11 +32,11 @@ from ..errors import AnnouncementError, CallbetsError, TableError
 from ..grammar import LANGUAGES
 from ..messages import said
 from ..parse import parse
-from ..replay import Replay, replay
 from ..roulette.announcement import Announcement, PlacedCall, parse_notation
 from ..roulette.house import find_house, house_file_text, house_from_dict
 from ..roulette.layout import Position
 from ..roulette.limits import LimitError, check_limits, counted
+from ..roulette.replay import Replay, replay
 from ..roulette.settle import Bet, CallResult, Outcome, Settlement, call_results, settle
 from .books import Verification, verify
 from .chain import GENESIS, audit_key, row_hash

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import CallbetsError
-from .messages import said
-from .roulette.announcement import Call, PlacedCall, call_names
-from .roulette.house import House
-from .roulette.limits import OnLayout, room, totals
-from .roulette.settle import CallResult
+from ..errors import CallbetsError
+from ..messages import said
+from .announcement import Call, PlacedCall, call_names
+from .house import House
+from .limits import OnLayout, room, totals
+from .settle import CallResult
 
 KINDS = ("refaire", "completer", "tout")
 """Replay names: à refaire, à compléter, pour le tout."""
