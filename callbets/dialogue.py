@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._resources import language_words
-from .normalize import fold
+from .language.normalize import fold
 
 __all__ = [
     "confirmation",

@@ -33,9 +33,9 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from .assemble import Assembler
 from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedError
 from .grammar import Language, language
+from .language.normalize import words
 from .lexicon import Tok
 from .messages import said as message
-from .normalize import words
 from .numbers import Reading, readings
 from .roulette.announcement import Announcement
 from .roulette.house import House, find_house

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .errors import AnnouncementError
 from .grammar import language
-from .normalize import words
+from .language.normalize import words
 
 CLOSE = "close"
 REPLAYS = ("refaire", "completer", "tout")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from callbets import AnnouncementError, House, parse, parse_notation
 from callbets.grammar import language
-from callbets.normalize import Word, words
+from callbets.language.normalize import Word, words
 from callbets.roulette.announcement import Announcement
 from callbets.roulette.layout import from_pair, inside
 

@@ -12,7 +12,7 @@ import pytest
 
 from callbets import AnnouncementError, find_house, parse
 from callbets.grammar import language
-from callbets.normalize import words
+from callbets.language.normalize import words
 
 LANGS = ("fr", "it", "en")
 FILLER_TERMINALS = {"ARTICLE", "POLITE", "BOTH"}

@@ -25,8 +25,8 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from ..grammar import language
+from ..language.normalize import fold
 from ..messages import message_in
-from ..normalize import fold
 from ..table import Table
 from .report import Fragments, error, line
 from .session import Session

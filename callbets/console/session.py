@@ -34,8 +34,8 @@ from pathlib import Path
 from ..dialogue import confirmation, reading_choice
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..grammar import language
+from ..language.normalize import words
 from ..messages import message_in
-from ..normalize import words
 from ..readback import replay_name
 from ..roulette.announcement import Announcement, parse_notation
 from ..roulette.limits import check_limits

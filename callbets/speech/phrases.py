@@ -12,7 +12,7 @@ import itertools
 
 from ..dialogue import confirmation_phrases, pick_phrases
 from ..grammar import language
-from ..normalize import fold
+from ..language.normalize import fold
 from .sentences import AMOUNTS, phrases, said_numbers, sentences
 
 VOSK_SAMPLES = 2000

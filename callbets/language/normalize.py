@@ -14,8 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from .errors import StakeError, UnrecognizedError
-from .messages import said
+from ..errors import StakeError, UnrecognizedError
+from ..messages import said
 
 MAX_DIGITS = 7
 """Digits in one number: no stake or position needs more (:data:`callbets.tokens.MAX_AMOUNT`)."""
