@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .errors import UnrecognizedError
-from .lexicon import Lexicon, Tok
+from .language.lexicon import Lexicon, Tok
 from .messages import said as message
 
 MAX_READINGS = 256

@@ -33,8 +33,8 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from .assemble import Assembler
 from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedError
 from .grammar import Language, language
+from .language.lexicon import Tok
 from .language.normalize import words
-from .lexicon import Tok
 from .messages import said as message
 from .numbers import Reading, readings
 from .roulette.announcement import Announcement

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .errors import AmbiguousError, StakeError, UnrecognizedError
-from .lexicon import ARTICLE, BOTH, Lexicon, Tok
+from .language.lexicon import ARTICLE, BOTH, Lexicon, Tok
 from .messages import said as message
 from .roulette.layout import from_pair
 

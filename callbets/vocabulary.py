@@ -16,7 +16,7 @@ from functools import cache
 
 from .errors import AnnouncementError
 from .grammar import language
-from .lexicon import Tok
+from .language.lexicon import Tok
 from .parse import parse
 from .roulette.house import House, find_house
 from .roulette.layout import INSIDE, BetKind

@@ -100,7 +100,7 @@ def _group(ws: list[Word], i: int, lang: str) -> tuple[int, int]:
 
 def _spell(lang: str, ws: list[Word]) -> int | None:
     """The one number some words spell in this language, or None."""
-    from callbets.lexicon import Tok
+    from callbets.language.lexicon import Tok
 
     grammar = language(lang)
     values = grammar.lexicon.number_values

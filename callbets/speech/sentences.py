@@ -126,7 +126,7 @@ def _glue(lang: str, parts: list[str], value: int) -> str | None:
     composer = language(lang).composer
     if split is None:
         return None
-    from ..lexicon import Tok
+    from ..language.lexicon import Tok
 
     toks = [Tok("N", w, 0, 0, words[w]) for w in split]
     return glued if composer.value(toks) == value else None

@@ -33,9 +33,9 @@ from typing import Any
 
 from lark import Lark
 
-from .errors import UnrecognizedError
-from .language.normalize import Word
-from .messages import said
+from ..errors import UnrecognizedError
+from ..messages import said
+from .normalize import Word
 
 # The regex parser of the standard library (``sre_parse`` before 3.11), to list the
 # strings a finite terminal pattern matches.
