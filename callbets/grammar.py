@@ -2,7 +2,8 @@
 
 ``grammar/shared.lark`` (the shape of an announcement) and ``grammar/<lang>.lark`` (the
 words) are read once per language and compiled for Lark's LALR parser, which is fed the
-tokens made by :mod:`callbets.language.lexicon` and :mod:`callbets.numbers` rather than raw text.
+tokens made by :mod:`callbets.language.lexicon` and :mod:`callbets.language.numbers`
+rather than raw text.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from lark.lexer import Lexer
 
 from ._resources import grammar_dir
 from .language.lexicon import Lexicon, Tok
-from .numbers import Composer
+from .language.numbers import Composer
 from .transform import ElementBuilder
 
 LANGUAGES: tuple[str, ...] = ("fr", "it", "en")

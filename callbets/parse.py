@@ -18,7 +18,7 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
   silently turned into another bet.
 * A bare number after a call ("voisins 45") is ambiguous unless the house says otherwise.
 * Chatter ("rien ne va plus") and anything else that is not a bet is unrecognised.
-* Cost is bounded: at most :data:`MAX_CHARS` characters, :data:`~callbets.numbers.MAX_RUN`
+* Cost is bounded: at most :data:`MAX_CHARS` characters, :data:`~callbets.language.numbers.MAX_RUN`
   number words in a row, :data:`~callbets.assemble.walk.MAX_CALLS` calls, amounts up to
   :data:`~callbets.tokens.MAX_AMOUNT`; longer or larger input is refused with the reason.
 """
@@ -35,8 +35,8 @@ from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedE
 from .grammar import Language, language
 from .language.lexicon import Tok
 from .language.normalize import words
+from .language.numbers import Reading, readings
 from .messages import said as message
-from .numbers import Reading, readings
 from .roulette.announcement import Announcement
 from .roulette.house import House, find_house
 from .tokens import drop_articles, roles

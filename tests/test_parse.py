@@ -71,7 +71,7 @@ def test_number_words_follow_the_language():
 
 
 def test_longest_reading_rules_run_by_run():
-    from callbets.numbers import Reading
+    from callbets.language.numbers import Reading
 
     greedy, first_short, second_short = (
         Reading((), (0, 0)),

@@ -9,7 +9,7 @@ against one word at a time.
 Naming conventions (documented in ``grammar/README.md``):
 
 * ``N<value>`` terminals are number words (``N17: "dix sept"`` is not needed: ``dix`` and
-  ``sept`` compose); they never reach the parser, :mod:`callbets.numbers` groups them.
+  ``sept`` compose); they never reach the parser, :mod:`callbets.language.numbers` groups them.
 * ``JOIN_TENS`` and ``JOIN_HUNDREDS`` list the words that may join parts of one number
   (French ``vingt et un``, English ``one hundred and five``); ``RANGE_FROM`` and
   ``RANGE_TO`` the words of a run of numbers (``de 1 à 18``, ``1 to 18``); ``PLURAL``

@@ -26,9 +26,9 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .errors import UnrecognizedError
-from .language.lexicon import Lexicon, Tok
-from .messages import said as message
+from ..errors import UnrecognizedError
+from ..messages import said as message
+from .lexicon import Lexicon, Tok
 
 MAX_READINGS = 256
 """More groupings than this are not explored (a run of number words that long is noise)."""
