@@ -22,7 +22,7 @@ from lark.lexer import Lexer
 from ._resources import grammar_dir
 from .language.lexicon import Lexicon, Tok
 from .language.numbers import Composer
-from .transform import ElementBuilder
+from .language.transform import ElementBuilder
 
 LANGUAGES: tuple[str, ...] = ("fr", "it", "en")
 """The languages callbets speaks, in the order they are listed to users."""

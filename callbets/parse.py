@@ -36,11 +36,11 @@ from .grammar import Language, language
 from .language.lexicon import Tok
 from .language.normalize import words
 from .language.numbers import Reading, readings
+from .language.transform import Element
 from .messages import said as message
 from .roulette.announcement import Announcement
 from .roulette.house import House, find_house
 from .tokens import drop_articles, roles
-from .transform import Element
 
 _AMOUNT_TOKENS = frozenset({"NUMBER", "AMOUNT", "MONEY"})
 

@@ -13,10 +13,10 @@ from ..errors import (
     StakeError,
     UnrecognizedError,
 )
+from ..language.transform import StakeEl
 from ..messages import said as said_message
 from ..roulette.announcement import Announcement, Call, PlacedCall, call_names
 from ..roulette.catalogue import Recipe
-from ..transform import StakeEl
 from .draft import Check, Draft, Question, Walked, group_key
 from .resolve import as_position, resolve
 

@@ -7,11 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ..errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
-from ..messages import said as message
-from ..roulette.announcement import Announcement
-from ..roulette.house import House
-from ..talk import TABLE_TALK
-from ..transform import (
+from ..language.transform import (
     CheckEl,
     Element,
     LinkEl,
@@ -23,6 +19,10 @@ from ..transform import (
     StakeEl,
     WordEl,
 )
+from ..messages import said as message
+from ..roulette.announcement import Announcement
+from ..roulette.house import House
+from ..talk import TABLE_TALK
 from .draft import (
     CHANCES,
     FINALE_WORDS,

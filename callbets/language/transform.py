@@ -12,8 +12,8 @@ from typing import Any
 
 from lark import Token, Transformer, Tree
 
-from .errors import StakeError
-from .messages import said
+from ..errors import StakeError
+from ..messages import said
 
 
 @dataclass(frozen=True)
