@@ -20,7 +20,7 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
 * Chatter ("rien ne va plus") and anything else that is not a bet is unrecognised.
 * Cost is bounded: at most :data:`MAX_CHARS` characters, :data:`~callbets.language.numbers.MAX_RUN`
   number words in a row, :data:`~callbets.assemble.walk.MAX_CALLS` calls, amounts up to
-  :data:`~callbets.tokens.MAX_AMOUNT`; longer or larger input is refused with the reason.
+  :data:`~callbets.language.tokens.MAX_AMOUNT`; longer or larger input is refused with the reason.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from .grammar import Language, language
 from .language.lexicon import Tok
 from .language.normalize import words
 from .language.numbers import Reading, readings
+from .language.tokens import drop_articles, roles
 from .language.transform import Element
 from .messages import said as message
 from .roulette.announcement import Announcement
 from .roulette.house import House, find_house
-from .tokens import drop_articles, roles
 
 _AMOUNT_TOKENS = frozenset({"NUMBER", "AMOUNT", "MONEY"})
 

@@ -19,7 +19,7 @@ Naming conventions (documented in ``grammar/README.md``):
   are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
   stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
-  :mod:`callbets.tokens`, which checks that each comes before what it introduces.
+  :mod:`callbets.language.tokens`, which checks that each comes before what it introduces.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL", "VOISINS_ALONE", "SERIE_ALONE"
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"
 CHECKED_FILLERS = frozenset({ARTICLE, BOTH})
-"""Words that carry no bet but must stand where they belong (:mod:`callbets.tokens`)."""
+"""Words that carry no bet but must stand where they belong (:mod:`callbets.language.tokens`)."""
 _MAX_ALTERNATIVES = 2000
 MAX_GLUED = 60
 """The longest word read as several number words written together (``duecentocinquanta``)."""

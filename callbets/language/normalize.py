@@ -18,7 +18,8 @@ from ..errors import StakeError, UnrecognizedError
 from ..messages import said
 
 MAX_DIGITS = 7
-"""Digits in one number: no stake or position needs more (:data:`callbets.tokens.MAX_AMOUNT`)."""
+"""Digits in one number: no stake or position needs more
+(:data:`callbets.language.tokens.MAX_AMOUNT`)."""
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'"})
 _DASHES = str.maketrans({"–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-"})

@@ -131,7 +131,7 @@ class House:
 MAX_HOUSE_BYTES = 65536
 """A house profile is a page of settings; a larger file is refused unread."""
 MAX_AMOUNT = 1_000_000
-"""The largest stake a profile may name (as :data:`callbets.tokens.MAX_AMOUNT`)."""
+"""The largest stake a profile may name (as :data:`callbets.language.tokens.MAX_AMOUNT`)."""
 
 
 def _get(data: dict[str, Any], path: str, kind: type, source: str, item: type | None = None) -> Any:

@@ -26,10 +26,10 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .errors import AmbiguousError, StakeError, UnrecognizedError
-from .language.lexicon import ARTICLE, BOTH, Lexicon, Tok
-from .messages import said as message
-from .roulette.layout import from_pair
+from ..errors import AmbiguousError, StakeError, UnrecognizedError
+from ..messages import said as message
+from ..roulette.layout import from_pair
+from .lexicon import ARTICLE, BOTH, Lexicon, Tok
 
 MAX_AMOUNT = 1_000_000
 """The largest amount a number word or a digit run may say; the table's limits are far
