@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from callbets import AnnouncementError, parse
-from callbets.grammar import language
+from callbets.language.grammar import language
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("fr", "it", "en")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from callbets import AnnouncementError, parse
-from callbets.grammar import language
+from callbets.language.grammar import language
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.jsonl"))

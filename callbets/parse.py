@@ -32,7 +32,7 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from .assemble import Assembler
 from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedError
-from .grammar import Language, language
+from .language.grammar import Language, language
 from .language.lexicon import Tok
 from .language.normalize import words
 from .language.numbers import Reading, readings

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, cast
 from xml.etree import ElementTree as ET
 
 from .errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
-from .grammar import LANGUAGES
+from .language.grammar import LANGUAGES
 from .parse import parse
 from .roulette.announcement import parse_notation
 from .roulette.house import find_house

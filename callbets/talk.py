@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import AnnouncementError
-from .grammar import language
+from .language.grammar import language
 from .language.normalize import words
 
 CLOSE = "close"

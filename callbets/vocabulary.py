@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cache
 
 from .errors import AnnouncementError
-from .grammar import language
+from .language.grammar import language
 from .language.lexicon import Tok
 from .parse import parse
 from .roulette.house import House, find_house

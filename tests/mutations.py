@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from callbets import AnnouncementError, House, parse, parse_notation
-from callbets.grammar import language
+from callbets.language.grammar import language
 from callbets.language.normalize import Word, words
 from callbets.roulette.announcement import Announcement
 from callbets.roulette.layout import from_pair, inside

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from callbets import AnnouncementError, find_house, parse
-from callbets.grammar import language
+from callbets.language.grammar import language
 from callbets.language.normalize import words
 
 LANGS = ("fr", "it", "en")

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from callbets import AnnouncementError, find_house, parse, parse_notation
-from callbets.grammar import language
+from callbets.language.grammar import language
 
 HOUSE = find_house()
 WORDS = {lang: language(lang).lexicon.vocabulary() for lang in ("fr", "it", "en")}

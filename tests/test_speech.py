@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from callbets.dialogue import confirmation
-from callbets.grammar import written_forms
+from callbets.language.grammar import written_forms
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import RATE, microphone_blocks, read_wav
 from callbets.speech.decide import POLICIES, Policy, bet_words, decide

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from callbets import AnnouncementError, parse
-from callbets.grammar import language
+from callbets.language.grammar import language
 from callbets.vocabulary import sample_phrases, spellings, vocabulary
 
 
@@ -55,7 +55,7 @@ def test_grammar_is_conflict_free_lalr():
     """Compile every grammar with Lark's strict mode: no shift/reduce conflict, no collision."""
     from lark import Lark
 
-    from callbets.grammar import grammar_text
+    from callbets.language.grammar import grammar_text
 
     for lang in ("fr", "it", "en"):
         Lark(grammar_text(lang), parser="lalr", lexer="basic", strict=True, start=["start"])

@@ -17,7 +17,7 @@ import pytest
 
 from callbets import find_house, parse_notation
 from callbets.errors import AnnouncementError
-from callbets.grammar import language
+from callbets.language.grammar import language
 from callbets.language.normalize import words as split_words
 from callbets.parse import parse
 from callbets.speech.audio import RATE, read_wav

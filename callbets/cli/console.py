@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..console.lock import ConsoleLock, DatabaseConsoleLock
-from ..grammar import LANGUAGES
+from ..language.grammar import LANGUAGES
 from ..roulette.house import DEFAULT_HOUSE
 from ..table import Table, default_path, exists, location_of
 from ..table.postgres import PostgresStore

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from ..errors import CallbetsError, InputError
-from ..grammar import LANGUAGES
+from ..language.grammar import LANGUAGES
 from ..roulette.house import DEFAULT_HOUSE, House
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3

@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..grammar import LANGUAGES
+from ..language.grammar import LANGUAGES
 from ..regress import (
     Item,
     Result,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dialogue import confirmation
-from ..grammar import LANGUAGES
+from ..language.grammar import LANGUAGES
 from ..readback import readback
 from ..roulette.house import DEFAULT_HOUSE, House, find_house
 from ..speech import SpeechUnavailable

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import CallbetsError
-from ..grammar import LANGUAGES
+from ..language.grammar import LANGUAGES
 from ..messages import message_in, say_in
 from ..readback import readback
 from ..roulette.house import DEFAULT_HOUSE, House

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..grammar import LANGUAGES
+from ..language.grammar import LANGUAGES
 from ..roulette.house import DEFAULT_HOUSE, find_house, house_names
 from ..vocabulary import sample_phrases, vocabulary
 from .options import EXIT_OK, whole_number

@@ -24,7 +24,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from ..grammar import language
+from ..language.grammar import language
 from ..language.normalize import fold
 from ..messages import message_in
 from ..table import Table

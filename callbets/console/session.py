@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ..dialogue import confirmation, reading_choice
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
-from ..grammar import language
+from ..language.grammar import language
 from ..language.normalize import words
 from ..messages import message_in
 from ..readback import replay_name

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import AmbiguousError, AnnouncementError
-from ..grammar import language
+from ..language.grammar import language
 from ..messages import said
 from ..parse import parse
 from ..roulette.announcement import Announcement

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..grammar import LANGUAGES
+from ..language.grammar import LANGUAGES
 from . import SpeechUnavailable
 from .vosk_words import missing_words
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
-from ..grammar import language
+from ..language.grammar import language
 from ..roulette.house import find_house
 from ..roulette.layout import INSIDE, BetKind
 from ..vocabulary import spellings

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..grammar import written_forms
+from ..language.grammar import written_forms
 from .phrases import phrase_list, words
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import AnnouncementError, CallbetsError, TableError
-from ..grammar import LANGUAGES
+from ..language.grammar import LANGUAGES
 from ..messages import said
 from ..parse import parse
 from ..roulette.announcement import Announcement, PlacedCall, parse_notation

@@ -19,10 +19,10 @@ from lark import Lark, Token
 from lark.common import LexerConf
 from lark.lexer import Lexer
 
-from ._resources import grammar_dir
-from .language.lexicon import Lexicon, Tok
-from .language.numbers import Composer
-from .language.transform import ElementBuilder
+from .._resources import grammar_dir
+from .lexicon import Lexicon, Tok
+from .numbers import Composer
+from .transform import ElementBuilder
 
 LANGUAGES: tuple[str, ...] = ("fr", "it", "en")
 """The languages callbets speaks, in the order they are listed to users."""
