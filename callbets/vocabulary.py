@@ -2,7 +2,7 @@
 
 The voice front-end feeds these to the recogniser and the console completes with them,
 so typed and spoken input share one source: the terminals of ``grammar/<lang>.lark``.
-Sample phrases put those terminals in the orders :mod:`callbets.assemble` accepts in
+Sample phrases put those terminals in the orders :mod:`callbets.language.assemble` accepts in
 every language ("17 et voisins", "17 e vicini", "17 and neighbours"), with numbers as
 words or digits, and are kept only when they parse.
 """

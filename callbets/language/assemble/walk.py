@@ -1,13 +1,17 @@
 """Walking the elements of one reading: which pieces bind into which call (the rules of
-:mod:`callbets.assemble`)."""
+:mod:`callbets.language.assemble`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ..errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
-from ..language.transform import (
+from ...errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedError
+from ...messages import said as message
+from ...roulette.announcement import Announcement
+from ...roulette.house import House
+from ...talk import TABLE_TALK
+from ..transform import (
     CheckEl,
     Element,
     LinkEl,
@@ -19,10 +23,6 @@ from ..language.transform import (
     StakeEl,
     WordEl,
 )
-from ..messages import said as message
-from ..roulette.announcement import Announcement
-from ..roulette.house import House
-from ..talk import TABLE_TALK
 from .draft import (
     CHANCES,
     FINALE_WORDS,

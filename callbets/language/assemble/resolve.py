@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import AmbiguousError, IllegalBetError, UnrecognizedError
-from ..messages import said as message
-from ..roulette.announcement import Call, call_names
-from ..roulette.house import House
-from ..roulette.layout import BetKind, Position, from_pair, inside
+from ...errors import AmbiguousError, IllegalBetError, UnrecognizedError
+from ...messages import said as message
+from ...roulette.announcement import Call, call_names
+from ...roulette.house import House
+from ...roulette.layout import BetKind, Position, from_pair, inside
 from .draft import (
     CHANCES,
     DIRECTIONS,

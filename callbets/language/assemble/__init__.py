@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..language.transform import Element
-from ..roulette.announcement import Announcement
-from ..roulette.house import House
+from ...roulette.announcement import Announcement
+from ...roulette.house import House
+from ..transform import Element
 from .walk import Assembler
 
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from ..errors import (
+from ...errors import (
     AmbiguousError,
     AnnouncementError,
     IllegalBetError,
     StakeError,
     UnrecognizedError,
 )
-from ..language.transform import StakeEl
-from ..messages import said as said_message
-from ..roulette.announcement import Announcement, Call, PlacedCall, call_names
-from ..roulette.catalogue import Recipe
+from ...messages import said as said_message
+from ...roulette.announcement import Announcement, Call, PlacedCall, call_names
+from ...roulette.catalogue import Recipe
+from ..transform import StakeEl
 from .draft import Check, Draft, Question, Walked, group_key
 from .resolve import as_position, resolve
 

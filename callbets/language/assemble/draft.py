@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..language.transform import Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
-from ..roulette.announcement import Call
-from ..roulette.house import House
+from ...roulette.announcement import Call
+from ...roulette.house import House
+from ..transform import Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
 
 POSITION_WORDS = frozenset({"straight", "split", "street", "corner", "sixline"})
 ORDINALS = {"first": 1, "second": 2, "third": 3, "last": 3, "middle": 2}
