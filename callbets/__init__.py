@@ -12,7 +12,7 @@ from .errors import HouseError as HouseError
 from .errors import IllegalBetError as IllegalBetError
 from .errors import StakeError as StakeError
 from .errors import UnrecognizedError as UnrecognizedError
-from .parse import parse as parse
+from .language.parse import parse as parse
 from .readback import readback as readback
 from .roulette.announcement import Announcement as Announcement
 from .roulette.announcement import Call as Call

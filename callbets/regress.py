@@ -38,7 +38,7 @@ from xml.etree import ElementTree as ET
 
 from .errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
 from .language.grammar import LANGUAGES
-from .parse import parse
+from .language.parse import parse
 from .roulette.announcement import parse_notation
 from .roulette.house import find_house
 

@@ -7,7 +7,7 @@ import json
 import wave
 from pathlib import Path
 
-from .parse import parse
+from .language.parse import parse
 from .speech.audio import RATE, microphone_blocks
 from .speech.endpoint import record_one
 

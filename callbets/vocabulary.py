@@ -17,7 +17,7 @@ from functools import cache
 from .errors import AnnouncementError
 from .language.grammar import language
 from .language.lexicon import Tok
-from .parse import parse
+from .language.parse import parse
 from .roulette.house import House, find_house
 from .roulette.layout import INSIDE, BetKind
 

@@ -16,8 +16,8 @@ from callbets import find_house
 from callbets._resources import language_words
 from callbets.console.session import Session
 from callbets.errors import AnnouncementError, CallbetsError
+from callbets.language.parse import parse
 from callbets.messages import Said, message_in, said
-from callbets.parse import parse
 from callbets.roulette.limits import LimitError, check_limits
 from callbets.roulette.settle import SettlementError, settle
 from callbets.table import Table

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from callbets import find_house
-from callbets.parse import parse
+from callbets.language.parse import parse
 from callbets.roulette.layout import BetKind, simple_chance
 from callbets.roulette.limits import LimitError, check_limits
 from callbets.roulette.replay import ReplayError

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from callbets.drawing import CHIP, draw
-from callbets.parse import parse
+from callbets.language.parse import parse
 from callbets.roulette.layout import (
     INSIDE,
     WHEEL,

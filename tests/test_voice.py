@@ -19,7 +19,7 @@ from callbets import find_house, parse_notation
 from callbets.errors import AnnouncementError
 from callbets.language.grammar import language
 from callbets.language.normalize import words as split_words
-from callbets.parse import parse
+from callbets.language.parse import parse
 from callbets.speech.audio import RATE, read_wav
 from callbets.speech.dictation import ReadsAs, comfort_noise
 from callbets.speech.endpoint import (

@@ -187,7 +187,7 @@ def zero_choice_in(choice: str, lang: str, house: House) -> str:
     """A zero choice as the settlement reads it (``prison``, ``half``, ``move:black``),
     from the table's own words too: ``à partager``, ``in prigione``, ``move:noir``."""
     from ..dialogue import zero_choice
-    from ..parse import parse
+    from ..language.parse import parse
 
     kind, colon, target = choice.partition(":")
     if colon and kind.strip() in ("move", "moved"):

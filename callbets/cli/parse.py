@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AnnouncementError
+from ..language.parse import parse
 from ..messages import message_in
-from ..parse import parse
 from ..readback import readback
 from ..roulette.house import House, find_house
 from ..svg import announcement_svg

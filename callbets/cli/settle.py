@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from ..errors import AnnouncementError
+from ..language.parse import parse
 from ..messages import message_in, say_in
-from ..parse import parse
 from ..readback import call_line
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house

@@ -3,7 +3,7 @@
 Speech recognisers write numbers as words, and people say them without commas:
 "trente deux trente cinq" is 32 then 35, "cheval dix sept" is the split 7/10.  This
 module turns a run of number words into each possible sequence of numbers, longest
-numbers first (the reading people usually mean); :mod:`callbets.parse` tries them in
+numbers first (the reading people usually mean); :mod:`callbets.language.parse` tries them in
 that order and keeps the legal ones.
 
 How words compose is language-neutral arithmetic over the values the grammar gives its

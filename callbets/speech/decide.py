@@ -25,8 +25,8 @@ from typing import Any
 
 from ..errors import AmbiguousError, AnnouncementError
 from ..language.grammar import language
+from ..language.parse import parse
 from ..messages import said
-from ..parse import parse
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from .engines import Candidate, Hearing

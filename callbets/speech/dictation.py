@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..dialogue import confirmation
 from ..errors import AnnouncementError
 from ..language.normalize import fold
-from ..parse import parse
+from ..language.parse import parse
 from ..roulette.house import House, find_house
 from ..talk import table_talk
 from ..vocabulary import spellings

@@ -30,8 +30,8 @@ from typing import Any, TextIO
 
 from ..errors import AnnouncementError, CallbetsError, TableError
 from ..language.grammar import LANGUAGES
+from ..language.parse import parse
 from ..messages import said
-from ..parse import parse
 from ..roulette.announcement import Announcement, PlacedCall, parse_notation
 from ..roulette.house import find_house, house_file_text, house_from_dict
 from ..roulette.layout import Position

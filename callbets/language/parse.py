@@ -30,17 +30,17 @@ from typing import Any
 
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
-from .errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedError
-from .language.assemble import Assembler
-from .language.grammar import Language, language
-from .language.lexicon import Tok
-from .language.normalize import words
-from .language.numbers import Reading, readings
-from .language.tokens import drop_articles, roles
-from .language.transform import Element
-from .messages import said as message
-from .roulette.announcement import Announcement
-from .roulette.house import House, find_house
+from ..errors import AmbiguousError, AnnouncementError, StakeError, UnrecognizedError
+from ..messages import said as message
+from ..roulette.announcement import Announcement
+from ..roulette.house import House, find_house
+from .assemble import Assembler
+from .grammar import Language, language
+from .lexicon import Tok
+from .normalize import words
+from .numbers import Reading, readings
+from .tokens import drop_articles, roles
+from .transform import Element
 
 _AMOUNT_TOKENS = frozenset({"NUMBER", "AMOUNT", "MONEY"})
 
