@@ -13,7 +13,7 @@ from .errors import IllegalBetError as IllegalBetError
 from .errors import StakeError as StakeError
 from .errors import UnrecognizedError as UnrecognizedError
 from .language.parse import parse as parse
-from .readback import readback as readback
+from .language.readback import readback as readback
 from .roulette.announcement import Announcement as Announcement
 from .roulette.announcement import Call as Call
 from .roulette.announcement import PlacedCall as PlacedCall

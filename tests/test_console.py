@@ -27,7 +27,7 @@ from callbets.console.report import plain
 from callbets.console.session import Session
 from callbets.console.voice import Heard, Listener
 from callbets.console.words import messages
-from callbets.readback import replay_name
+from callbets.language.readback import replay_name
 from callbets.roulette.house import find_house
 from callbets.table import Table
 from callbets.talk import TableTalk, table_talk

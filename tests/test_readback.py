@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from callbets import AnnouncementError, find_house, parse, parse_notation
-from callbets.readback import call_line, readback
+from callbets.language.readback import call_line, readback
 from callbets.roulette.announcement import Announcement
 from callbets.roulette.house import house_names
 from callbets.roulette.layout import INSIDE

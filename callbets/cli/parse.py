@@ -9,8 +9,8 @@ from typing import Any
 
 from ..errors import AnnouncementError
 from ..language.parse import parse
+from ..language.readback import readback
 from ..messages import message_in
-from ..readback import readback
 from ..roulette.house import House, find_house
 from ..svg import announcement_svg
 from .options import (

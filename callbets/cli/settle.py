@@ -8,8 +8,8 @@ from typing import Any
 
 from ..errors import AnnouncementError
 from ..language.parse import parse
+from ..language.readback import call_line
 from ..messages import message_in, say_in
-from ..readback import call_line
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from ..roulette.layout import BetKind, Position

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..dialogue import confirmation
 from ..language.grammar import LANGUAGES
-from ..readback import readback
+from ..language.readback import readback
 from ..roulette.house import DEFAULT_HOUSE, House, find_house
 from ..speech import SpeechUnavailable
 from ..speech.audio import RATE, duration, microphone_blocks, read_wav

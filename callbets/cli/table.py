@@ -10,8 +10,8 @@ from typing import Any, TextIO
 
 from ..errors import CallbetsError
 from ..language.grammar import LANGUAGES
+from ..language.readback import readback
 from ..messages import message_in, say_in
-from ..readback import readback
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import SpinReport, Table, default_path, location_of
 from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument, zero_choice_in

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..drawing import CHIP, draw
-from ..readback import call_line, position_name, readback, replay_name
+from ..language.readback import call_line, position_name, readback, replay_name
 from ..roulette.announcement import Announcement, PlacedCall
 from ..roulette.house import House
 from ..roulette.layout import RED, BetKind, Position, simple_chance

@@ -35,8 +35,8 @@ from ..dialogue import confirmation, reading_choice
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..language.grammar import language
 from ..language.normalize import words
+from ..language.readback import replay_name
 from ..messages import message_in
-from ..readback import replay_name
 from ..roulette.announcement import Announcement, parse_notation
 from ..roulette.limits import check_limits
 from ..roulette.settle import CallResult

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..dialogue import phrase, zero_choice
 from ..errors import CallbetsError
-from ..readback import position_name
+from ..language.readback import position_name
 from ..roulette.layout import SIMPLE_CHANCES
 from ..roulette.settle import Bet
 from ..table import SpinReport, Table

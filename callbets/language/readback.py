@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._resources import language_words
-from .roulette.announcement import Announcement, PlacedCall
-from .roulette.house import House
-from .roulette.layout import Position
+from .._resources import language_words
+from ..roulette.announcement import Announcement, PlacedCall
+from ..roulette.house import House
+from ..roulette.layout import Position
 
 
 def _words(lang: str) -> dict[str, Any]:
