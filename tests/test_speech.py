@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from callbets.dialogue import confirmation
+from callbets.language.dialogue import confirmation
 from callbets.language.grammar import written_forms
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import RATE, microphone_blocks, read_wav

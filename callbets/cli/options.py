@@ -186,7 +186,7 @@ def run_guarded(args: argparse.Namespace) -> int:
 def zero_choice_in(choice: str, lang: str, house: House) -> str:
     """A zero choice as the settlement reads it (``prison``, ``half``, ``move:black``),
     from the table's own words too: ``à partager``, ``in prigione``, ``move:noir``."""
-    from ..dialogue import zero_choice
+    from ..language.dialogue import zero_choice
     from ..language.parse import parse
 
     kind, colon, target = choice.partition(":")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..dialogue import confirmation
+from ..language.dialogue import confirmation
 from ..language.grammar import LANGUAGES
 from ..language.readback import readback
 from ..roulette.house import DEFAULT_HOUSE, House, find_house

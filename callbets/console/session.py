@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..dialogue import confirmation, reading_choice
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
+from ..language.dialogue import confirmation, reading_choice
 from ..language.grammar import language
 from ..language.normalize import words
 from ..language.readback import replay_name

@@ -115,7 +115,7 @@ class Listener:
 
     def hear(self, hearing: object) -> Heard:
         """What a recogniser's result means at the table."""
-        from ..dialogue import confirmation, reading_choice
+        from ..language.dialogue import confirmation, reading_choice
         from ..speech.decide import decide
         from ..speech.engines import Hearing
         from ..talk import table_talk

@@ -10,8 +10,8 @@ default.  Esc drops the 0, in case it was typed by mistake.
 
 from __future__ import annotations
 
-from ..dialogue import phrase, zero_choice
 from ..errors import CallbetsError
+from ..language.dialogue import phrase, zero_choice
 from ..language.readback import position_name
 from ..roulette.layout import SIMPLE_CHANCES
 from ..roulette.settle import Bet

@@ -15,7 +15,7 @@ The policies are calibrated on the dev split, noisy sets included (bench/voice_b
 so that no wrong bet is accepted unasked there.
 
 Even an accepted announcement is only read back: nothing is placed until the croupier
-confirms (:func:`callbets.dialogue.confirmation`).
+confirms (:func:`callbets.language.dialogue.confirmation`).
 """
 
 from __future__ import annotations

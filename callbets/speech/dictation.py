@@ -21,8 +21,8 @@ from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..dialogue import confirmation
 from ..errors import AnnouncementError
+from ..language.dialogue import confirmation
 from ..language.normalize import fold
 from ..language.parse import parse
 from ..roulette.house import House, find_house

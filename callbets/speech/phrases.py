@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..dialogue import confirmation_phrases, pick_phrases
+from ..language.dialogue import confirmation_phrases, pick_phrases
 from ..language.grammar import language
 from ..language.normalize import fold
 from .sentences import AMOUNTS, phrases, said_numbers, sentences

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._resources import language_words
-from .language.normalize import fold
+from .._resources import language_words
+from .normalize import fold
 
 __all__ = [
     "confirmation",
