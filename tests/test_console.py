@@ -28,9 +28,9 @@ from callbets.console.session import Session
 from callbets.console.voice import Heard, Listener
 from callbets.console.words import messages
 from callbets.language.readback import replay_name
+from callbets.language.talk import TableTalk, table_talk
 from callbets.roulette.house import find_house
 from callbets.table import Table
-from callbets.talk import TableTalk, table_talk
 
 from .conftest import Where
 

@@ -116,9 +116,9 @@ class Listener:
     def hear(self, hearing: object) -> Heard:
         """What a recogniser's result means at the table."""
         from ..language.dialogue import confirmation, reading_choice
+        from ..language.talk import table_talk
         from ..speech.decide import decide
         from ..speech.engines import Hearing
-        from ..talk import table_talk
 
         assert isinstance(hearing, Hearing)
         said = hearing.best.text if hearing.best else ""

@@ -25,8 +25,8 @@ from ..errors import AnnouncementError
 from ..language.dialogue import confirmation
 from ..language.normalize import fold
 from ..language.parse import parse
+from ..language.talk import table_talk
 from ..roulette.house import House, find_house
-from ..talk import table_talk
 from ..vocabulary import spellings
 from .endpoint import PARTIAL, UNSTAKED, WHOLE, Audio, Closed, Opened, Segmenter, Settings
 from .engines import Candidate, Engine, Hearing, Utterance

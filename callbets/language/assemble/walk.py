@@ -10,7 +10,7 @@ from ...errors import AmbiguousError, IllegalBetError, StakeError, UnrecognizedE
 from ...messages import said as message
 from ...roulette.announcement import Announcement
 from ...roulette.house import House
-from ...talk import TABLE_TALK
+from ..talk import TABLE_TALK
 from ..transform import (
     CheckEl,
     Element,

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import AnnouncementError
-from .language.grammar import language
-from .language.normalize import words
+from ..errors import AnnouncementError
+from .grammar import language
+from .normalize import words
 
 CLOSE = "close"
 REPLAYS = ("refaire", "completer", "tout")
