@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from callbets import AnnouncementError, find_house, parse, parse_notation
 from callbets.language.readback import call_line, readback
+from callbets.language.vocabulary import sample_phrases
 from callbets.roulette.announcement import Announcement
 from callbets.roulette.house import house_names
 from callbets.roulette.layout import INSIDE
-from callbets.vocabulary import sample_phrases
 
 LANGS = ("fr", "it", "en")
 CORPUS = Path(__file__).resolve().parent / "corpus"

@@ -14,6 +14,7 @@ import pytest
 
 from callbets.language.dialogue import confirmation
 from callbets.language.grammar import written_forms
+from callbets.language.vocabulary import vocabulary
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import RATE, microphone_blocks, read_wav
 from callbets.speech.decide import POLICIES, Policy, bet_words, decide
@@ -22,7 +23,6 @@ from callbets.speech.engines.kaldi import join_alternatives, vosk_candidates
 from callbets.speech.models import check, check_model_dir, install, language_of, model_path
 from callbets.speech.phrases import phrase_list, words
 from callbets.speech.vosk_words import missing_words, model_phrases, spelling
-from callbets.vocabulary import vocabulary
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "audio"
 MANIFEST = [json.loads(x) for x in (FIXTURES / "manifest.jsonl").read_text().splitlines()]

@@ -6,7 +6,7 @@ import pytest
 
 from callbets import AnnouncementError, parse
 from callbets.language.grammar import language
-from callbets.vocabulary import sample_phrases, spellings, vocabulary
+from callbets.language.vocabulary import sample_phrases, spellings, vocabulary
 
 
 @pytest.mark.parametrize(

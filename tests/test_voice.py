@@ -20,6 +20,7 @@ from callbets.errors import AnnouncementError
 from callbets.language.grammar import language
 from callbets.language.normalize import words as split_words
 from callbets.language.parse import parse
+from callbets.language.vocabulary import sample_phrases
 from callbets.speech.audio import RATE, read_wav
 from callbets.speech.dictation import ReadsAs, comfort_noise
 from callbets.speech.endpoint import (
@@ -35,7 +36,6 @@ from callbets.speech.endpoint import (
 from callbets.speech.lm import arpa_file, model, training_text
 from callbets.speech.ngram import EOS, NGramModel
 from callbets.speech.phrases import words
-from callbets.vocabulary import sample_phrases
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "audio"

@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from ..language.grammar import LANGUAGES
+from ..language.vocabulary import sample_phrases, vocabulary
 from ..roulette.house import DEFAULT_HOUSE, find_house, house_names
-from ..vocabulary import sample_phrases, vocabulary
 from .options import EXIT_OK, whole_number
 
 

@@ -26,8 +26,8 @@ from ..language.dialogue import confirmation
 from ..language.normalize import fold
 from ..language.parse import parse
 from ..language.talk import table_talk
+from ..language.vocabulary import spellings
 from ..roulette.house import House, find_house
-from ..vocabulary import spellings
 from .endpoint import PARTIAL, UNSTAKED, WHOLE, Audio, Closed, Opened, Segmenter, Settings
 from .engines import Candidate, Engine, Hearing, Utterance
 from .phrases import table_talk as talk_phrases

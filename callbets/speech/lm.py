@@ -52,7 +52,7 @@ def grammar_key(lang: str) -> str:
     generates and counts the sentences."""
     h = hashlib.sha256(f"{lang}:{SENTENCES}:{ORDER}".encode())
     here = Path(__file__).resolve().parent
-    sources = [here / name for name in GENERATORS] + [here.parent / "vocabulary.py"]
+    sources = [here / name for name in GENERATORS] + [here.parent / "language" / "vocabulary.py"]
     for path in [*sorted(grammar_dir().glob("*")), *sources]:
         if path.suffix in (".lark", ".toml", ".py"):
             h.update(path.name.encode() + b"\0" + path.read_bytes())

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 from ..language.grammar import language
+from ..language.vocabulary import spellings
 from ..roulette.house import find_house
 from ..roulette.layout import INSIDE, BetKind
-from ..vocabulary import spellings
 
 # ---- templates --------------------------------------------------------------------------
 CALLS: tuple[tuple[str, ...], ...] = (

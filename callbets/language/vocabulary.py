@@ -14,12 +14,12 @@ import random
 from collections.abc import Callable
 from functools import cache
 
-from .errors import AnnouncementError
-from .language.grammar import language
-from .language.lexicon import Tok
-from .language.parse import parse
-from .roulette.house import House, find_house
-from .roulette.layout import INSIDE, BetKind
+from ..errors import AnnouncementError
+from ..roulette.house import House, find_house
+from ..roulette.layout import INSIDE, BetKind
+from .grammar import language
+from .lexicon import Tok
+from .parse import parse
 
 
 def vocabulary(lang: str) -> list[str]:
