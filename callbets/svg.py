@@ -1,6 +1,6 @@
 """An SVG picture of the French layout with the chips on it, and the wheel beside it.
 
-The tableau is drawn as in :mod:`callbets.drawing`, as a croupier sees it from the long
+The tableau is drawn as in :mod:`callbets.pictures.drawing`, as a croupier sees it from the long
 side: the zero on the left, column 36 on top.  Each chip is a circle where
 :mod:`callbets.roulette.tableau` puts it (the middle of a number, on a line, on the outer edge, on
 a crossing) with its amount on it; the wheel shows every pocket in wheel order and

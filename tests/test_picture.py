@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from callbets.drawing import CHIP, draw
 from callbets.language.parse import parse
+from callbets.pictures.drawing import CHIP, draw
 from callbets.roulette.layout import (
     INSIDE,
     WHEEL,

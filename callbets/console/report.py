@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from ..drawing import CHIP, draw
 from ..language.readback import call_line, position_name, readback, replay_name
+from ..pictures.drawing import CHIP, draw
 from ..roulette.announcement import Announcement, PlacedCall
 from ..roulette.house import House
 from ..roulette.layout import RED, BetKind, Position, simple_chance

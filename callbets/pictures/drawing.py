@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .roulette.layout import BetKind, Position, column, row
-from .roulette.tableau import CHANCE_ORDER, Slot, Spot, slot, spot
+from ..roulette.layout import BetKind, Position, column, row
+from ..roulette.tableau import CHANCE_ORDER, Slot, Spot, slot, spot
 
 CHIP = "●"
 FIRST_ALONG, LAST_ALONG = -2, 26
