@@ -11,6 +11,7 @@ import pytest
 
 from callbets.language.parse import parse
 from callbets.pictures.drawing import CHIP, draw
+from callbets.pictures.svg import svg
 from callbets.roulette.layout import (
     INSIDE,
     WHEEL,
@@ -26,7 +27,6 @@ from callbets.roulette.layout import (
     two_dozens,
 )
 from callbets.roulette.tableau import covered, spot
-from callbets.svg import svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1

@@ -11,8 +11,8 @@ from ..errors import AnnouncementError
 from ..language.parse import parse
 from ..language.readback import readback
 from ..messages import message_in
+from ..pictures.svg import announcement_svg
 from ..roulette.house import House, find_house
-from ..svg import announcement_svg
 from .options import (
     EXIT_OK,
     EXIT_REFUSED,

@@ -38,10 +38,10 @@ from ..language.normalize import words
 from ..language.readback import replay_name
 from ..language.talk import CLOSE, table_talk
 from ..messages import message_in
+from ..pictures.svg import announcement_svg, svg
 from ..roulette.announcement import Announcement, parse_notation
 from ..roulette.limits import check_limits
 from ..roulette.settle import CallResult
-from ..svg import announcement_svg, svg
 from ..table import SpinReport, Table
 from . import report
 from .report import Fragments, error, line

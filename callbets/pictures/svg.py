@@ -18,9 +18,9 @@ import math
 from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
-from .roulette.announcement import Announcement
-from .roulette.layout import BLACK, RED, WHEEL, BetKind, Position, column, row
-from .roulette.tableau import CHANCE_ORDER, covered, slot, spot
+from ..roulette.announcement import Announcement
+from ..roulette.layout import BLACK, RED, WHEEL, BetKind, Position, column, row
+from ..roulette.tableau import CHANCE_ORDER, covered, slot, spot
 
 CELL_W, CELL_H = 56, 44
 """One number's box: width along the layout, height across it."""
