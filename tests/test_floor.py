@@ -11,8 +11,8 @@ import uuid
 
 import psycopg
 
-from callbets.floor import survey
 from callbets.table import Table
+from callbets.table.floor import survey
 
 from .conftest import ROOT
 

@@ -9,7 +9,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from ..floor import LARGE_WIN, TableView, as_json, survey
+from ..table.floor import LARGE_WIN, TableView, as_json, survey
 from .options import EXIT_OK, EXIT_REFUSED, json_line, whole_number
 
 CLEAR = "\x1b[H\x1b[2J"

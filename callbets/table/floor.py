@@ -16,10 +16,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import CallbetsError
-from .roulette.limits import room, totals
-from .table import Table, is_url, money
-from .table.chain import audit_key, check_chain
+from ..errors import CallbetsError
+from ..roulette.limits import room, totals
+from . import Table, is_url, money
+from .chain import audit_key, check_chain
 
 LAST_NUMBERS = 8
 """How many of the last numbers are shown."""
@@ -65,7 +65,7 @@ def expand(locations: Iterable[str | Path]) -> list[str | Path]:
 
     :raises TableError: a database that cannot be reached or has no callbets schema.
     """
-    from .table.postgres import split_url, table_ids
+    from .postgres import split_url, table_ids
 
     out: list[str | Path] = []
     for where in locations:
