@@ -7,7 +7,9 @@
   who may write it);
 * :mod:`callbets.table.postgres`: many tables in one PostgreSQL database;
 * :mod:`callbets.table.chain`: the audit log's hash chain (tamper evidence);
-* :mod:`callbets.table.books`: the books checked again (``callbets table verify``).
+* :mod:`callbets.table.books`: the books checked again (``callbets table verify``);
+* :mod:`callbets.table.rows`: the rows read back as the game's bets;
+* :mod:`callbets.table.floor`: every table of a casino read at once (``callbets floor``).
 """
 
 from __future__ import annotations

@@ -18,8 +18,10 @@ from typing import Any
 
 from ..errors import CallbetsError
 from ..roulette.limits import room, totals
-from . import Table, is_url, money
 from .chain import audit_key, check_chain
+from .postgres import split_url, table_ids
+from .store import is_url
+from .table import Table, money
 
 LAST_NUMBERS = 8
 """How many of the last numbers are shown."""
@@ -65,8 +67,6 @@ def expand(locations: Iterable[str | Path]) -> list[str | Path]:
 
     :raises TableError: a database that cannot be reached or has no callbets schema.
     """
-    from .postgres import split_url, table_ids
-
     out: list[str | Path] = []
     for where in locations:
         if is_url(where) and not split_url(str(where))[1]:
