@@ -24,7 +24,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from callbets.regress import load_suite
+from callbets.regress.runner import load_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITES = [

@@ -18,7 +18,7 @@ from callbets import AnnouncementError, parse
 from callbets.cli.options import _answer_one, input_lines
 from callbets.errors import HouseError
 from callbets.language.grammar import language
-from callbets.regress import ManifestError, _item
+from callbets.regress.runner import ManifestError, _item
 from callbets.roulette.house import house_file_text, house_from_dict, house_from_text
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import read_wav

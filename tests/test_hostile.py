@@ -14,7 +14,7 @@ import pytest
 
 from callbets import AnnouncementError, StakeError, find_house, parse
 from callbets.errors import HouseError, TableError
-from callbets.regress import ManifestError, load_suite
+from callbets.regress.runner import ManifestError, load_suite
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import read_wav
 from callbets.table import Table

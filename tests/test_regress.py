@@ -10,7 +10,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from callbets.regress import ManifestError, load_suite, word_error_rate
+from callbets.regress.runner import ManifestError, load_suite, word_error_rate
 
 from .conftest import ROOT
 

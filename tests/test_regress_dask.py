@@ -18,7 +18,7 @@ import pytest
 
 from callbets.cli import main
 from callbets.cli.options import EXIT_USAGE
-from callbets.regress import (
+from callbets.regress.runner import (
     Item,
     Result,
     _engine,

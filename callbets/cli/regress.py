@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..language.grammar import LANGUAGES
-from ..regress import (
+from ..regress.runner import (
     Item,
     Result,
     compare_baseline,

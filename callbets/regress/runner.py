@@ -36,11 +36,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from xml.etree import ElementTree as ET
 
-from .errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
-from .language.grammar import LANGUAGES
-from .language.parse import parse
-from .roulette.announcement import parse_notation
-from .roulette.house import find_house
+from ..errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
+from ..language.grammar import LANGUAGES
+from ..language.parse import parse
+from ..roulette.announcement import parse_notation
+from ..roulette.house import find_house
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -240,9 +240,9 @@ def run_text(item: Item) -> Result:
 
 def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
     """Score a recorded item through a recogniser and the decision."""
-    from .speech.audio import read_wav
-    from .speech.decide import decide
-    from .speech.dictation import hear_recording
+    from ..speech.audio import read_wav
+    from ..speech.decide import decide
+    from ..speech.dictation import hear_recording
 
     pcm = read_wav(Path(item.audio))
     engine = _fresh(_engine(engine_name, item.lang, model), pcm)
@@ -267,7 +267,7 @@ def _engine(name: str, lang: str, model: str | None) -> Any:
     """The recogniser of an engine, language and model, loaded once per process: a serial
     run, each ``--jobs`` process and each Dask worker process load it on their first item
     that needs it and keep it (``_engine.cache_info().misses`` counts the loads)."""
-    from .speech.engines import make_engine
+    from ..speech.engines import make_engine
 
     return make_engine(name, lang, model)
 
