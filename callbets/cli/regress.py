@@ -79,7 +79,7 @@ def _print_summary(data: dict[str, Any]) -> None:
 def cmd_regress(args: argparse.Namespace) -> int:
     """Run every item of every suite; exit 1 on any wrong item or a missed threshold."""
     if args.suites and args.suites[0] == "record":
-        from ..regress_record import record
+        from ..regress.record import record
 
         return record(args)
     items = [item for suite in args.suites for item in load_suite(Path(suite), args.allow_outside)]

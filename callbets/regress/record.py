@@ -7,9 +7,9 @@ import json
 import wave
 from pathlib import Path
 
-from .language.parse import parse
-from .speech.audio import RATE, microphone_blocks
-from .speech.endpoint import record_one
+from ..language.parse import parse
+from ..speech.audio import RATE, microphone_blocks
+from ..speech.endpoint import record_one
 
 
 def record(args: argparse.Namespace) -> int:
