@@ -1,6 +1,8 @@
 """The table: its state and books in a database, every change one transaction.
 
-* :mod:`callbets.table.table`: :class:`Table`, what a croupier does to a table;
+* :mod:`callbets.table.table`: :class:`Table`, what a croupier does to a table, one
+  module per concern (:mod:`~callbets.table.core`, :mod:`~callbets.table.betting`,
+  :mod:`~callbets.table.spins`, :mod:`~callbets.table.replays`);
 * :mod:`callbets.table.store`: the small interface a table is kept through;
 * :mod:`callbets.table.locations`: where a table's location (a path or a URL) leads;
 * :mod:`callbets.table.sqlite`: one table per SQLite file (the default; opening, schema,
