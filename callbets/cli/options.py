@@ -10,7 +10,9 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from ..errors import CallbetsError, InputError
+from ..language.dialogue import zero_choice
 from ..language.grammar import LANGUAGES
+from ..language.parse import parse
 from ..roulette.house import DEFAULT_HOUSE, House
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -186,9 +188,6 @@ def run_guarded(args: argparse.Namespace) -> int:
 def zero_choice_in(choice: str, lang: str, house: House) -> str:
     """A zero choice as the settlement reads it (``prison``, ``half``, ``move:black``),
     from the table's own words too: ``à partager``, ``in prigione``, ``move:noir``."""
-    from ..language.dialogue import zero_choice
-    from ..language.parse import parse
-
     kind, colon, target = choice.partition(":")
     if colon and kind.strip() in ("move", "moved"):
         try:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..language.grammar import LANGUAGES
+from ..regress.record import record
 from ..regress.runner import (
     Item,
     Result,
@@ -30,7 +31,7 @@ from .options import ratio, whole_number
 def _run(items: list[Item], args: argparse.Namespace) -> list[Result]:
     """Score every item (here, in ``--jobs`` processes or on a Dask cluster), with a progress
     bar of the items done (rate and time left) on a terminal."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # start-up time: about 14 ms here, only when a suite runs
 
     bar_options: dict[str, Any] = {"total": len(items), "unit": "item", "file": sys.stderr,
                                    "disable": not sys.stderr.isatty(), "dynamic_ncols": True,
@@ -79,8 +80,6 @@ def _print_summary(data: dict[str, Any]) -> None:
 def cmd_regress(args: argparse.Namespace) -> int:
     """Run every item of every suite; exit 1 on any wrong item or a missed threshold."""
     if args.suites and args.suites[0] == "record":
-        from ..regress.record import record
-
         return record(args)
     items = [item for suite in args.suites for item in load_suite(Path(suite), args.allow_outside)]
     results = _run(items, args)

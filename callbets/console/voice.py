@@ -17,9 +17,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..errors import CallbetsError
+from ..language.dialogue import confirmation, reading_choice
+from ..language.talk import table_talk
 from ..messages import message_in
 from ..messages import said as message
 from ..roulette.house import House
+from ..speech.audio import microphone_blocks
+from ..speech.decide import decide
+from ..speech.dictation import Dictation, Partial
+from ..speech.engines import Hearing, make_engine
 
 Blocks = Callable[[], Iterator[bytes]]
 
@@ -94,10 +100,6 @@ class Listener:
 
     def _listen(self, report: Callable[[Heard], None]) -> None:
         try:
-            from ..speech.audio import microphone_blocks
-            from ..speech.dictation import Dictation, Partial
-            from ..speech.engines import make_engine
-
             engine = make_engine(self.engine_name, self.lang, self.model)
             dictation = Dictation(engine, self.house)
             source = self.blocks() if self.blocks else microphone_blocks(0.05)
@@ -115,11 +117,6 @@ class Listener:
 
     def hear(self, hearing: object) -> Heard:
         """What a recogniser's result means at the table."""
-        from ..language.dialogue import confirmation, reading_choice
-        from ..language.talk import table_talk
-        from ..speech.decide import decide
-        from ..speech.engines import Hearing
-
         assert isinstance(hearing, Hearing)
         said = hearing.best.text if hearing.best else ""
         answer = confirmation(said, self.lang)

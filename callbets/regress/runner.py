@@ -41,6 +41,10 @@ from ..language.grammar import LANGUAGES
 from ..language.parse import parse
 from ..roulette.announcement import parse_notation
 from ..roulette.house import find_house
+from ..speech.audio import read_wav
+from ..speech.decide import decide
+from ..speech.dictation import hear_recording
+from ..speech.engines import make_engine
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -240,10 +244,6 @@ def run_text(item: Item) -> Result:
 
 def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
     """Score a recorded item through a recogniser and the decision."""
-    from ..speech.audio import read_wav
-    from ..speech.decide import decide
-    from ..speech.dictation import hear_recording
-
     pcm = read_wav(Path(item.audio))
     engine = _fresh(_engine(engine_name, item.lang, model), pcm)
     hearing = hear_recording(engine, pcm, find_house(item.house))
@@ -267,8 +267,6 @@ def _engine(name: str, lang: str, model: str | None) -> Any:
     """The recogniser of an engine, language and model, loaded once per process: a serial
     run, each ``--jobs`` process and each Dask worker process load it on their first item
     that needs it and keep it (``_engine.cache_info().misses`` counts the loads)."""
-    from ..speech.engines import make_engine
-
     return make_engine(name, lang, model)
 
 
@@ -343,6 +341,7 @@ def dask_client(address: str, workers: int | None = None) -> Iterator[Client]:
         malformed, or no scheduler answers there within :data:`DASK_CONNECT_SECONDS`.
     """
     try:
+        # optional dependency (the cluster extra)
         from dask.system import cpu_count
         from distributed import Client, LocalCluster
     except ImportError:
@@ -407,7 +406,7 @@ def run_on_dask(
     ``model``) must be at the same path on every worker.  On an error or Ctrl-C the items
     not yet scored are cancelled on the cluster.
     """
-    from distributed import as_completed
+    from distributed import as_completed  # optional dependency (the cluster extra)
 
     results: list[Result | None] = [None] * len(items)
     recorded = [n for n, item in enumerate(items) if item.audio]

@@ -121,7 +121,7 @@ def duration(pcm: bytes) -> float:
 
 def _sounddevice() -> object:
     try:
-        import sounddevice
+        import sounddevice  # optional dependency (the speech extra; needs PortAudio)
     except ImportError as err:
         raise SpeechUnavailable(
             "the microphone needs the 'sounddevice' package: pip install 'callbets[speech]'"

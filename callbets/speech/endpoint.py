@@ -144,7 +144,7 @@ class Segmenter:
     """Cuts a stream of 16 kHz mono PCM into utterances (see the module docstring)."""
 
     def __init__(self, settings: Settings | None = None) -> None:
-        from pocketsphinx import Vad
+        from pocketsphinx import Vad  # optional dependency (the speech extra)
 
         self.settings = s = settings or Settings()
         self.vad = Vad(s.vad_mode, RATE, FRAME_SECONDS)

@@ -148,7 +148,7 @@ def check(lang: str, given: str | None = None, load: Any = None) -> ModelReport:
         return report
     if load is None:
         try:
-            import vosk
+            import vosk  # optional dependency (the speech extra)
         except ImportError:
             return report
         vosk.SetLogLevel(-1)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 from ..language.grammar import language
+from ..language.lexicon import Tok
 from ..language.vocabulary import spellings
 from ..roulette.house import find_house
 from ..roulette.layout import INSIDE, BetKind
@@ -126,8 +127,6 @@ def _glue(lang: str, parts: list[str], value: int) -> str | None:
     composer = language(lang).composer
     if split is None:
         return None
-    from ..language.lexicon import Tok
-
     toks = [Tok("N", w, 0, 0, words[w]) for w in split]
     return glued if composer.value(toks) == value else None
 

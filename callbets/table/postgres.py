@@ -149,7 +149,7 @@ def split_url(url: str) -> tuple[str, str, str]:
 
 def _driver() -> Any:
     try:
-        import psycopg
+        import psycopg  # optional dependency (the postgresql extra)
     except ImportError:
         raise TableError(
             "PostgreSQL tables need psycopg: pip install 'callbets[postgresql]'"

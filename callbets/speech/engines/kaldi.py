@@ -58,7 +58,7 @@ class VoskEngine:
 
     def __init__(self, lang: str, path: str | None = None) -> None:
         try:
-            import vosk
+            import vosk  # optional dependency (the speech extra)
         except ImportError as err:
             raise SpeechUnavailable(
                 "Vosk is not installed: pip install 'callbets[speech]'"

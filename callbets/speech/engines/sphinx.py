@@ -76,7 +76,7 @@ class PocketSphinxEngine:
                 f"PocketSphinx ships only an English model; for '{lang}' use --engine vosk"
             )
         try:
-            from pocketsphinx import Decoder, get_model_path
+            from pocketsphinx import Decoder, get_model_path  # optional (the speech extra)
         except ImportError as err:
             raise SpeechUnavailable(
                 "PocketSphinx is not installed: pip install 'callbets[speech]'"
