@@ -14,9 +14,8 @@ from .options import EXIT_OK, whole_number
 def cmd_vocabulary(args: argparse.Namespace) -> int:
     """Print the words, samples, the Vosk phrase list or the language model."""
     if args.phrases or args.lm:
-        # start-up time: the language model's code, about 5 ms here, only for these two
-        from ..speech.lm import model
-        from ..speech.phrases import phrase_list
+        from ..speech.lm import model  # start-up time: about 5 ms here, for these two only
+        from ..speech.phrases import phrase_list  # (the same)
 
         print(model(args.lang).arpa() if args.lm else "\n".join(phrase_list(args.lang)))
         return EXIT_OK

@@ -32,6 +32,7 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from xml.etree import ElementTree as ET
@@ -320,8 +321,6 @@ def _ctrl_c_held() -> Iterator[None]:
         return
     # multiprocessing's resource tracker unblocks SIGINT in the thread that starts it
     # (the first to start a worker): started from here first, it has nothing to undo
-    from multiprocessing import resource_tracker
-
     resource_tracker.ensure_running()
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -341,9 +340,8 @@ def dask_client(address: str, workers: int | None = None) -> Iterator[Client]:
         malformed, or no scheduler answers there within :data:`DASK_CONNECT_SECONDS`.
     """
     try:
-        # optional dependency (the cluster extra)
-        from dask.system import cpu_count
-        from distributed import Client, LocalCluster
+        from dask.system import cpu_count  # optional dependency (the cluster extra)
+        from distributed import Client, LocalCluster  # (the same)
     except ImportError:
         raise ClusterError(
             "--dask needs Dask's distributed scheduler: pip install 'callbets[cluster]'"

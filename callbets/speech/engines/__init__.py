@@ -31,14 +31,14 @@ def make_engine(name: str | None, lang: str, model: str | None = None) -> Engine
     :raises SpeechUnavailable: unknown engine, or one that cannot run here.
     """
     name = name or default_engine(lang)
-    # start-up time: each engine imports its recogniser's code and the language model's
-    # (about 7 and 11 ms here), which `callbets parse` (it imports this package) never needs
+    # each engine imports its recogniser's code and the language model's, which
+    # `callbets parse` (it imports this package) never needs
     if name == "pocketsphinx":
-        from .sphinx import PocketSphinxEngine
+        from .sphinx import PocketSphinxEngine  # start-up time: about 7 ms here
 
         return PocketSphinxEngine(lang)
     if name == "vosk":
-        from .kaldi import VoskEngine
+        from .kaldi import VoskEngine  # start-up time: about 11 ms here
 
         return VoskEngine(lang, model)
     raise SpeechUnavailable(f"unknown engine '{name}' (vosk or pocketsphinx)")
