@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from ..errors import StakeError, UnrecognizedError
+from ..errors import IllegalBetError, StakeError, UnrecognizedError
 from ..messages import said
 
 MAX_DIGITS = 7
@@ -105,12 +105,35 @@ def _check_hyphen(folded: str, at: int, text: str, origin: list[int]) -> None:
         raise UnrecognizedError(said("word_cut_off"), text, origin[at])
 
 
+def _refuse_digit_forms(text: str) -> None:
+    """A character that folds into digits without being a digit (``²``, ``⁷``, ``⒈``,
+    ``①``, ``½``) would glue itself to a neighbour ("5²" as 52): refused.  A digit of
+    another width or script (``１７``) is a digit and reads as one."""
+    for i, c in enumerate(text):
+        if c.isascii() or unicodedata.decimal(c, None) is not None:
+            continue
+        if any(ch.isdigit() for ch in unicodedata.normalize("NFKD", c)) or unicodedata.numeric(
+            c, None
+        ) is not None:
+            raise UnrecognizedError(said("not_plain_digit", char=c), text, i)
+
+
+def _refuse_double_zero(raw: str, at: int, text: str) -> None:
+    """``00``, ``000``: the American wheel's double zero, never this wheel's 0."""
+    if len(raw) > 1 and not raw.strip("0"):
+        raise IllegalBetError(said("double_zero", word=raw), text, at)
+
+
 def words(text: str) -> list[Word]:
     """Split text into normalised words with their original spans.
 
-    :raises UnrecognizedError: a character that has no place in an announcement.
+    :raises UnrecognizedError: a character that has no place in an announcement, or one
+        that only looks like a digit.
+    :raises IllegalBetError: a double zero (``00``).
     :raises StakeError: a decimal amount such as ``2,5``.
     """
+    if not text.isascii():
+        _refuse_digit_forms(text)
     folded, origin = _folded_with_origins(text)
     out: list[Word] = []
     for m in _WORD.finditer(folded):
@@ -127,6 +150,8 @@ def words(text: str) -> list[Word]:
         if kind == "decimal":
             out.extend(_split_decimal(m.group(), start, origin, text))
             continue
+        if kind == "digits":
+            _refuse_double_zero(m.group(), origin[start], text)
         if kind == "digits" and len(m.group()) > MAX_DIGITS:
             digits = said("too_many_digits", count=len(m.group()), most=MAX_DIGITS)
             raise StakeError(digits, text, origin[start])

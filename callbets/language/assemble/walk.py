@@ -136,6 +136,8 @@ class Assembler:
     def _word(self, el: WordEl) -> None:
         if el.concept in TABLE_TALK:
             self._refuse_talk(el)
+        if el.concept == "double_zero":
+            raise IllegalBetError(message("double_zero", word=el.text), column=el.start)
         cur = self.current
         if cur is not None and cur.absorbs(el):
             cur.words.append(el)
