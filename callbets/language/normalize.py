@@ -112,9 +112,10 @@ def _refuse_digit_forms(text: str) -> None:
     for i, c in enumerate(text):
         if c.isascii() or unicodedata.decimal(c, None) is not None:
             continue
-        if any(ch.isdigit() for ch in unicodedata.normalize("NFKD", c)) or unicodedata.numeric(
-            c, None
-        ) is not None:
+        if (
+            any(ch.isdigit() for ch in unicodedata.normalize("NFKD", c))
+            or unicodedata.numeric(c, None) is not None
+        ):
             raise UnrecognizedError(said("not_plain_digit", char=c), text, i)
 
 

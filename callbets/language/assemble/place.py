@@ -64,7 +64,27 @@ class Placing:
         for draft in self.drafts:
             self._ask_finales_pair(draft, placed)
         self._ask_named_pairs(placed)
+        self._ask_said_twice(placed)
         return Announcement(self.text, tuple(p for _, p in placed))
+
+    def _ask_said_twice(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        """ "voisins à 5, voisins à 5": a call said twice is asked about, never silently
+        doubled (people and recognisers repeat themselves): at the same stake, once or
+        twice?  At another stake ("voisins à 5, voisins à 10"), both, or a correction?"""
+        calls = [p for _, p in placed]
+        for i, (draft, p) in enumerate(placed):
+            first = next((q for q in calls[:i] if q.call == p.call), None)
+            if first is None:
+                continue
+            if first == p:
+                key, other = "said_twice", [q for j, q in enumerate(calls) if j != i]
+            else:
+                key, other = "said_twice_stakes", [q for q in calls if q is not first]
+            raise AmbiguousError(
+                said_message(key, call=call_names(self.house, p)),
+                [" ; ".join(q.notation() for q in other), " ; ".join(q.notation() for q in calls)],
+                column=draft.start,
+            )
 
     def _ask_finales_pair(self, draft: Draft, placed: list[tuple[Draft, PlacedCall]]) -> None:
         """ "finals eight and nine": the finales 8 and 9 en plein, or the finale 8/9 à cheval?"""

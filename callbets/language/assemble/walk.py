@@ -330,6 +330,7 @@ class Assembler:
         if run:
             self._bind_run(run, el)
             return
+        self._ask_straight_then_voisins(el)
         cur = self.current
         if cur is not None and cur.is_bare and not el.text and _one(cur):
             # "le 31 deux de chaque côté", "1 and 20 one either side": no other reading,
@@ -360,6 +361,26 @@ class Assembler:
             self.juxtaposed = WordEl("neighbours", el.text, el.start)
         draft = self._new(el.start)
         draft.neighbours, draft.alone = el, el.text in self.alone
+
+    def _ask_straight_then_voisins(self, el: NeighboursEl) -> None:
+        """ "il 8 in pieno e i vicini da 2": after a number said en plein, "and the
+        neighbours" alone may be that number's neighbours or the voisins du zéro; ask."""
+        if el.text not in self.alone or el.count or self.current is not None:
+            return
+        before = self.drafts[-1] if self.drafts and self.last_sep in ("and", "with") else None
+        if before is None or before.nums is None or len(before.nums.numbers) != 1:
+            return
+        if before.concepts != ["straight"]:
+            return
+        n, unit = before.nums.numbers[0], self.house.piece_value
+        raise AmbiguousError(
+            message("straight_then_voisins", number=n),
+            [
+                f"straight {n} x{unit} ; voisins x{unit}",
+                f"straight {n} x{unit} ; neighbours {n} x{unit}",
+            ],
+            column=el.start,
+        )
 
     def _bind_run(self, run: list[Draft], el: NeighboursEl) -> None:
         """Numbers said before "et les voisins" become the neighbours' centres."""
