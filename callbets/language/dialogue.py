@@ -7,10 +7,13 @@ and cancel a readback, and a player's choice when zero catches a simple chance.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .._resources import language_words
 from .normalize import fold
+
+_PUNCTUATION = re.compile(r"[^\w']+")
 
 __all__ = [
     "confirmation",
@@ -27,7 +30,8 @@ def _dialogue(lang: str) -> dict[str, Any]:
 
 
 def _said(text: str) -> str:
-    return " ".join(fold(text).replace("'", "' ").split())
+    """Folded, with punctuation as spaces: "C'est bon." and "Confermo!" as said."""
+    return " ".join(_PUNCTUATION.sub(" ", fold(text)).replace("'", "' ").split())
 
 
 def _match(text: str, lang: str, kinds: tuple[str, ...]) -> str | None:

@@ -23,12 +23,14 @@ MAX_DIGITS = 7
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'"})
 _DASHES = str.maketrans({"–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-"})
+_ORDINAL_SIGNS = str.maketrans({"°": "o"})  # "3°" as typed for "3º" (terzo)
 
 _WORD = re.compile(
     r"""
     (?P<decimal>\d+(?:[.,]\d+)+)    # 2,5  1.000  1,9,14
-  | (?P<ordinal>\d+[a-z]+)          # 1er 2e 3rd 12p
+  | (?P<ordinal>\d+(?!x\d)[a-z]+)    # 1er 2e 3rd 12p 3° (but 26x5 is 26 × 5)
   | (?P<digits>\d+)
+  | (?P<times>(?<=\d)x(?=\d))        # 26x5
   | (?P<word>[a-z]+'?)              # l' dell' s'
   | (?P<slash>/|(?<=\d)\s*-\s*(?=\d))   # 5/8 and 5-8
   | (?P<sign>-(?=\s*\d))             # -5: a sign, never part of a bet
@@ -58,7 +60,8 @@ class Word:
 @cache
 def fold_char(c: str) -> str:
     """Lowercase, accent-free form of one character (may be empty or several chars)."""
-    decomposed = unicodedata.normalize("NFKD", c.translate(_APOSTROPHES).translate(_DASHES))
+    plain = c.translate(_APOSTROPHES).translate(_DASHES).translate(_ORDINAL_SIGNS)
+    decomposed = unicodedata.normalize("NFKD", plain)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
@@ -81,9 +84,12 @@ def _folded_with_origins(text: str) -> tuple[str, list[int]]:
 
 
 def _split_decimal(raw: str, start: int, origin: list[int], text: str) -> list[Word]:
-    """``1,9,14`` is a list of numbers; ``2,5`` or ``1.000`` is refused as unclear."""
+    """``1,9,14`` is a list of numbers; ``5.00`` is the whole amount 5; ``2,5``, ``1.000``
+    or ``5,00`` (5 and a double zero?) is refused as unclear."""
     parts = re.split(r"([.,])", raw)
     seps = parts[1::2]
+    if seps == ["."] and parts[2] == "00" and parts[0] != "0":
+        return [Word(parts[0], origin[start], origin[start + len(raw)])]  # 5.00: 5
     if "." in seps or len(seps) == 1:
         raise StakeError(said("decimal", said=raw), text, origin[start])
     words: list[Word] = []
@@ -156,7 +162,7 @@ def words(text: str) -> list[Word]:
         if kind == "digits" and len(m.group()) > MAX_DIGITS:
             digits = said("too_many_digits", count=len(m.group()), most=MAX_DIGITS)
             raise StakeError(digits, text, origin[start])
-        value = "/" if kind == "slash" else "," if kind == "comma" else m.group()
+        value = {"slash": "/", "comma": ",", "times": "×"}.get(kind or "", m.group())
         joined = kind == "word" and start > 0 and folded[start - 1] == "-" and bool(out)
         out.append(Word(value, origin[start], origin[end], joined))
     return out

@@ -26,6 +26,9 @@ class Nums:
     """Written with slashes or dashes ("5/8", "17-20"): a position, said as such."""
     end: int = 0
     """Offset just past the last number."""
+    digits: bool = False
+    """Written in digits, not words (set by the assembler, which has the text): no other
+    grouping of number words could have made it."""
 
 
 @dataclass(frozen=True)

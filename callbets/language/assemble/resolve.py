@@ -8,7 +8,7 @@ from ...errors import AmbiguousError, IllegalBetError, UnrecognizedError
 from ...messages import said as message
 from ...roulette.announcement import Call, call_names
 from ...roulette.house import House
-from ...roulette.layout import BetKind, Position, from_pair, inside
+from ...roulette.layout import INSIDE, BetKind, Position, from_pair, inside
 from .draft import (
     CHANCES,
     DIRECTIONS,
@@ -309,6 +309,17 @@ def _position_by_numbers(draft: Draft) -> Call:
     return found
 
 
+def _starting_at(kind: BetKind, nums: tuple[int, ...]) -> Position | None:
+    """A street or six-line named by its first number alone, in digits ("street 4",
+    "terzina 31"): the one position of that kind that starts there, if exactly one does.
+    Not for number words: "double street thirty one thirty one a piece" may have lost
+    its "six", and must not become the six-line 31 at 31."""
+    if kind not in (BetKind.STREET, BetKind.SIXLINE) or len(nums) != 1 or nums[0] == 0:
+        return None
+    found = [p for p in INSIDE.values() if p.kind is kind and p.numbers[0] == nums[0]]
+    return found[0] if len(found) == 1 else None
+
+
 def _why_not(nums: tuple[int, ...]) -> str:
     if len(nums) == 2:
         a, b = sorted(nums)
@@ -337,6 +348,9 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
         )
     if kind is BetKind.CORNER and nums == (0,):
         return [Call("corner", (0, 1, 2, 3))]
+    first = _starting_at(kind, nums) if draft.nums is not None and draft.nums.digits else None
+    if first is not None:
+        return [Call(kind.value, first.numbers)]  # "transversale 22", "sixain 25"
     pos = from_pair(*nums) if len(nums) == 2 else inside(nums)
     if pos is not None and pos.kind is kind:
         return [Call(kind.value, pos.numbers)]

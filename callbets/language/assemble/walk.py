@@ -76,6 +76,8 @@ class Assembler:
         :raises AnnouncementError: pieces that cannot go together.
         """
         for el in elements:
+            if isinstance(el, Nums):
+                el = replace(el, digits=not any(c.isalpha() for c in self.text[el.start : el.end]))
             if self.link is not None and not isinstance(el, Nums):
                 raise UnrecognizedError(
                     message("number_after", word=self.link.text), column=self.link.start
