@@ -54,7 +54,7 @@ def test_installed_wheel_parses_outside_the_checkout(wheel: Path, tmp_path: Path
     )  # fmt: skip
     proc = subprocess.run(
         [sys.executable, "-c", "import callbets, sys; print(callbets.__file__); "
-         "print(callbets.language.parse('serie 5/8 da 10', 'it').total)"],
+         "print(callbets.parse('serie 5/8 da 10', 'it').total)"],
         cwd=tmp_path, capture_output=True, text=True,
         env={**os.environ, "PYTHONPATH": str(target)},
     )  # fmt: skip
