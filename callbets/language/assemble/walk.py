@@ -88,6 +88,9 @@ class Assembler:
                     self.juxtaposed = None
                 self.after_stake = False
                 continue
+            if self.last_sep == "with" and self._split_with(el):
+                self.last_sep = None
+                continue
             if self.last_sep == "with" and not isinstance(el, NeighboursEl):
                 raise UnrecognizedError(message("with_before_neighbours"), column=start_of(el))
             if isinstance(el, StakeEl):
@@ -118,6 +121,21 @@ class Assembler:
             raise StakeError(
                 message("forward_of_which", word=self.forward.text), column=self.forward.start
             )
+
+    def _split_with(self, el: Element) -> bool:
+        """ "le 5 à cheval avec le 6", "il 23 a cavallo col 26": the second number of a
+        split said after "with"; the split is checked like any other ("cheval 5/9")."""
+        before = self.drafts[-1] if self.drafts else None
+        if not isinstance(el, Nums) or len(el.numbers) != 1 or before is None:
+            return False
+        if before.concepts != ["split"] or before.nums is None or before.more:
+            return False
+        if len(before.nums.numbers) != 1 or before.stake is not self.forward:
+            return False
+        joined = before.nums.numbers + el.numbers
+        before.nums = replace(before.nums, numbers=joined, end=el.end, slashed=True)
+        self.current = before
+        return True
 
     def _refuse_juxtaposed(self) -> None:
         """Two bets side by side are a list only when "et" comes before the last one."""
@@ -227,6 +245,9 @@ class Assembler:
         return before.neighbours is not None and before.linked and before.stake is self.forward
 
     def _numbers(self, el: Nums) -> None:
+        if self.link is not None and el.numbers[:2] == (0, 0) and len(el.numbers) > 2:
+            # "la transversale du zéro 0/2/3": the zero named, then the numbers in full
+            el = replace(el, numbers=el.numbers[1:])
         if len(set(el.numbers)) != len(el.numbers):
             said = "/".join(map(str, el.numbers))
             raise UnrecognizedError(message("number_twice", word=said), column=el.start)
