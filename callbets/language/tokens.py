@@ -79,6 +79,7 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
         number that is then staked or ends the announcement ("voisins et tiers, les
         deux à 5": not a bet on 2).
     """
+    toks = [_each_as_both(toks, i) for i in range(len(toks))]
     toks = [_one_of(toks, i) for i in range(len(toks))]
     for i, tok in enumerate(toks):
         if tok.type == BOTH:
@@ -98,11 +99,39 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
                 message("word_missing", word=tok.text, next=nxt.text), column=nxt.start
             )
         prev = toks[i - 1] if i else None
-        if prev is not None and _is_number(prev) and nxt.type in ("NEIGHBOURS", "SIDES"):
+        staked = _amount_before(toks, i)  # "par cinq les voisins": the stake said first
+        if (
+            prev is not None
+            and _is_number(prev)
+            and nxt.type in ("NEIGHBOURS", "SIDES")
+            and not staked
+        ):
             said = f"{prev.text} {tok.text} {nxt.text}"
             raise UnrecognizedError(message("article_misplaced", said=said), column=tok.start)
     return [_as_comma(t) if _between_numbers(toks, i) else t for i, t in enumerate(toks)
             if t.type not in (ARTICLE, BOTH) or _between_numbers(toks, i)]  # fmt: skip
+
+
+def _amount_before(toks: Sequence[Tok], i: int) -> bool:
+    """The numbers just before ``toks[i]`` follow a stake word: an amount ("par cinq")."""
+    j = i - 1
+    while j >= 0 and _is_number(toks[j]):
+        j -= 1
+    return j < i - 1 and j >= 0 and toks[j].type in STAKE_PREFIXES
+
+
+def _each_as_both(toks: Sequence[Tok], i: int) -> Tok:
+    """ "les voisins et le tiers, chacun à 3": "each" said before the stake, after the
+    calls, is "both" (a stake covers every call before it anyway); after a number it is
+    the amount's "each" ("3 chacun")."""
+    tok = toks[i]
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    prev = toks[i - 1] if i else None
+    if tok.type != "EACH" or nxt is None or nxt.type not in STAKE_PREFIXES:
+        return tok
+    if prev is None or _is_number(prev):
+        return tok
+    return replace(tok, type=BOTH)
 
 
 def _one_of(toks: Sequence[Tok], i: int) -> Tok:
