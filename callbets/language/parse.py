@@ -20,7 +20,9 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
 * Chatter ("rien ne va plus") and anything else that is not a bet is unrecognised.
 * Cost is bounded: at most :data:`MAX_CHARS` characters, :data:`~callbets.language.numbers.MAX_RUN`
   number words in a row, :data:`~callbets.language.assemble.walk.MAX_CALLS` calls, amounts up to
-  :data:`~callbets.language.tokens.MAX_AMOUNT`; longer or larger input is refused with the reason.
+  :data:`~callbets.language.tokens.MAX_AMOUNT`; longer or larger input is refused with the reason;
+  other groupings of the number words are read again only up to :data:`READ_BUDGET` tokens,
+  and when that leaves groupings unread the announcement is asked about, never guessed.
 """
 
 from __future__ import annotations
@@ -73,6 +75,12 @@ def parse(text: str, lang: str = "fr", house: House | None = None) -> Announceme
         raise err.with_text(text) from None
 
 
+READ_BUDGET = 256
+"""Tokens read again, over every other grouping of the number words: the corpus needs at
+most 16; a long run of unclear number words ("trenta sette e i vicini, " over and over)
+stops here and is asked about, so no announcement costs more than a few readings."""
+
+
 def _parse(grammar: Language, text: str, house: House) -> Announcement:
     lexed = list(grammar.lexicon.lex(words(text), text, articles=True))
     toks = drop_articles(lexed, grammar.introduced, grammar.lexicon)
@@ -81,7 +89,12 @@ def _parse(grammar: Language, text: str, house: House) -> Announcement:
     first: _Attempt | None = None
     legal: list[tuple[Reading, _Attempt]] = []
     asked: list[_Attempt] = []
+    budget, cut = READ_BUDGET, False
     for reading in readings(grammar.composer, toks):
+        if first is not None and budget < len(reading.tokens):
+            cut = True  # other readings are left unread: no single one can be chosen
+            break
+        budget -= len(reading.tokens)
         attempt = _read(grammar, reading, house, text)
         if first is None:
             if attempt.result is not None or isinstance(attempt.error, AmbiguousError):
@@ -95,7 +108,7 @@ def _parse(grammar: Language, text: str, house: House) -> Announcement:
         else:
             asked.append(attempt)
     best = [(r, a) for r, a in legal if not any(o.dominates(r) for o, _ in legal)]
-    if len(best) == 1:
+    if len(best) == 1 and not cut:
         return _settled(best[0][1])
     if best or asked:
         options = [a for _, a in best] or asked
@@ -105,6 +118,8 @@ def _parse(grammar: Language, text: str, house: House) -> Announcement:
             column=0,
         )
     assert first is not None and first.error is not None
+    if cut:
+        raise AmbiguousError(message("numbers_heard_ways"), [], column=0)
     raise first.error
 
 
