@@ -55,8 +55,11 @@ def test_one_announcement_naming_a_position_twice_is_checked_on_the_total(house)
     h = find_house(house)
     high = h.limits.for_kind("straight")[1]  # type: ignore[index]
     half = high // 2 + 1
+    # the same call said twice is asked about (once, or twice?): here the 17 is named
+    # by two calls, en plein and with its splits
+    said = f"17 en plein à {half} et le 17 avec ses chevaux à {half}"
     with pytest.raises(LimitError, match=f"straight 17 at {2 * half}"):
-        check_limits(parse(f"17 en plein à {half} et 17 en plein à {half}", "fr", h), h)
+        check_limits(parse(said, "fr", h), h)
 
 
 @pytest.mark.parametrize("house", ["venice-french", "venice-fair"])
@@ -190,11 +193,15 @@ def test_callbets_table_refuses_a_second_bet_over_the_maximum(where: Where):
 
 
 def test_callbets_settle_applies_the_limits_as_a_table_does():
+    # the 17 named by two calls (the same call said twice is asked about instead)
     proc = cb("settle", "--json", "--house", "france", "--spin", "17",
-              "17 en plein à 20 et 17 en plein à 20")  # fmt: skip
+              "17 en plein à 20 et le 17 avec ses chevaux à 20")  # fmt: skip
     data = json.loads(proc.stdout)
     assert proc.returncode == 1 and data["error"]["kind"] == "limit"
     proc = cb("settle", "--json", "--house", "venice-french", "--spin", "17",
-              "17 en plein à 100 et 17 en plein à 100")  # fmt: skip
+              "17 en plein à 100 et le 17 avec ses chevaux à 100")  # fmt: skip
     data = json.loads(proc.stdout)
-    assert data["returned"] == 3700 and "seuls 100 jouent, 100 seront rendus" in data["warnings"][0]
+    # one maximum on the 17 paid 35 to 1 (3600), the second 100 handed back, and the
+    # four splits of the 17 at 100 each paid 17 to 1 (4 × 1800)
+    assert data["returned"] == 3600 + 100 + 4 * 1800
+    assert "seuls 100 jouent, 100 seront rendus" in data["warnings"][0]

@@ -33,7 +33,7 @@ CALL_NAMES = frozenset(
     {
         "voisins", "tiers", "tiers_5_8_10_11", "gioco_ferrari", "tiers_plein", "orphelins",
         "orphelins_plein", "jeu_zero", "nassa", "neighbours", "finale_plein",
-        "finale_cheval", "complete",
+        "finale_cheval", "complete", "with_splits",
     }
 )  # fmt: skip
 """Names of the called bets in the JSON contract."""
@@ -99,6 +99,8 @@ class Call:
             return catalogue.finale_plein(self.numbers[0], house)
         if self.name == "finale_cheval":
             return catalogue.finale_cheval(self.numbers[0], self.numbers[1], house)
+        if self.name == "with_splits":
+            return catalogue.with_splits(self.numbers[0])
         return catalogue.complete(self.numbers[0], house)
 
     def named(self, house: House) -> Name:
@@ -116,7 +118,7 @@ class Call:
         if self.name == "neighbours":
             side = "" if self.each_side is None else f" n{self.each_side}"
             return f"neighbours {'+'.join(map(str, self.numbers))}{side}"
-        if self.name in ("finale_plein", "finale_cheval", "complete"):
+        if self.name in ("finale_plein", "finale_cheval", "complete", "with_splits"):
             return f"{self.name} {'/'.join(map(str, self.numbers))}"
         if self.is_called_bet:
             return self.name

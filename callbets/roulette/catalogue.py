@@ -103,6 +103,13 @@ def finale_cheval(low: Number, high: Number, house: House) -> Recipe:
     return stack(chips)
 
 
+def with_splits(n: Number) -> Recipe:
+    """A number and its splits ("le 17 et ses chevaux", rules.md 3.10): the straight and
+    every split that covers it, one piece each (17: 14/17, 16/17, 17/18, 17/20)."""
+    splits = [p for p in positions_touching(n) if len(p.numbers) == 2]
+    return ((straight(n), 1), *((p, 1) for p in splits))
+
+
 def complete(n: Number, house: House) -> Recipe:
     """Every inside position touching n; progressive houses put 1/2/3/4/6 pieces by size."""
     progressive = house.complete_style == "progressive"

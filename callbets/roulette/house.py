@@ -22,7 +22,7 @@ KNOWN_CALLS = frozenset(
     {
         "voisins", "tiers", "tiers_5_8_10_11", "gioco_ferrari", "tiers_plein",
         "orphelins", "orphelins_plein", "jeu_zero", "nassa", "neighbours",
-        "finale_plein", "finale_cheval", "complete",
+        "finale_plein", "finale_cheval", "complete", "with_splits",
     }
 )  # fmt: skip
 """Every called bet a house may offer (rules.md 3.11)."""

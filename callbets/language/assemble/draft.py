@@ -24,11 +24,11 @@ NAMED_DOZENS = {"p12": 1, "m12": 2, "d12": 3}
 PAIRED = frozenset({"split", "street", "corner", "sixline"})
 """Positions named by two numbers, which may be said with "and" between them."""
 CHANCES = frozenset({"red", "black", "even", "odd", "low", "high"})
-TAKES_NUMBERS = POSITION_WORDS | {"finale", "complete", "serie"} | OUTSIDE | LISTS
-POSTFIX = POSITION_WORDS | {"complete", "serie", "first", "last", "middle"}
+TAKES_NUMBERS = POSITION_WORDS | {"finale", "complete", "with_splits", "serie"} | OUTSIDE | LISTS
+POSTFIX = POSITION_WORDS | {"complete", "with_splits", "serie", "first", "last", "middle"}
 QUALIFIED = frozenset({"finale", "finales", "orphelins", "tiers", "serie", *PLURALS})
 """Calls that ``en plein`` / ``à cheval`` said after them qualify."""
-ONE_NUMBER_CALLS = frozenset({"complete", "finale", *OUTSIDE})
+ONE_NUMBER_CALLS = frozenset({"complete", "with_splits", "finale", *OUTSIDE})
 """Calls whose number is their argument: "finale 3 et 7" may mean two finales."""
 SERIES = {(5, 8): "tiers", (0, 2, 3): "voisins", (5, 8, 10, 11): "tiers_5_8_10_11"}
 SIMPLE_CALLS = {
@@ -137,7 +137,7 @@ class Draft:
         words ("trente sept" as 37 or as 30 and 7) must not change silently."""
         if self.neighbours is not None:
             return (len(self.centres) or len(self.nums.numbers if self.nums else ()),)
-        if self.head in ("straight", "complete") and self.nums is not None:
+        if self.head in ("straight", "complete", "with_splits") and self.nums is not None:
             return (len(self.nums.numbers),)
         return (1,)
 

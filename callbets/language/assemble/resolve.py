@@ -96,11 +96,11 @@ def resolve(draft: Draft, house: House) -> list[Call]:
     if head in NAMED_DOZENS:
         _only(draft, {head}, numbers=False)
         return [Call("dozen", (NAMED_DOZENS[head],))]
-    if head == "complete":
-        _only(draft, {"complete"}, numbers=True)
+    if head in ("complete", "with_splits"):
+        _only(draft, {head}, numbers=True)
         nums = _numbers(draft)
         _one_each(draft, nums)
-        return [Call("complete", (n,)) for n in nums]
+        return [Call(head, (n,)) for n in nums]
     if head in OUTSIDE:
         return [_resolve_outside(draft, head)]
     if head in PLURALS:
