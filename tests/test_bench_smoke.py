@@ -37,3 +37,41 @@ def test_every_announcement_the_benchmarks_play_is_a_bet():
         spec.loader.exec_module(module)
         for text in module.ANNOUNCEMENTS:
             assert parse(text, "fr", find_house("venice-french")).calls, (name, text)
+
+
+SET1_DISAGREES = {
+    "17 straight up",
+    "voisins please",
+    "le 17 en plein",
+    "les voisins du zéro s'il vous plaît",
+    "il 17 pieno",
+    "vicini dello zero per favore",
+    "tiers par ２",
+}
+"""set1's must-refuse lines that callbets places on purpose (bench/phrasings/README.md):
+no stake is one piece at the house's piece value; a full-width digit is a digit."""
+
+
+def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
+    """bench/phrasings: no announcement becomes other chips, and no must-refuse line is
+    placed (but the few set1 disagrees with on purpose)."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location(
+        "phrasing_bench", ROOT / "bench" / "phrasing_bench.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    exact = total = 0
+    for path in sorted((ROOT / "bench" / "phrasings").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            case = json.loads(line)
+            result = bench.outcome(case)
+            assert result != "wrong", (path.name, case["text"])
+            if result == "placed":
+                assert path.stem == "set1" and case["text"] in SET1_DISAGREES, case["text"]
+            exact += result == "exact"
+            total += 1
+    assert total > 800 and exact / total > 0.96
