@@ -114,7 +114,7 @@ class Language:
         return _word_terminals(self.parser) | {"NEIGHBOURS"}
 
 
-VALUED = frozenset({"NUMBER", "AMOUNT", "COUNT", "MONEY", "PIECE_COUNT"})
+VALUED = frozenset({"NUMBER", "AMOUNT", "COUNT", "MONEY", "PIECE_COUNT", "REPEAT"})
 """Tokens that Lark receives as their number rather than their words."""
 
 

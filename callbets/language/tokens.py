@@ -55,6 +55,7 @@ RETYPE_BEFORE = {
     "ON": "AMOUNT",
     "NEIGHBOURS": "COUNT",
     "SIDES": "COUNT",
+    "TIMES": "REPEAT",
 }
 """A number just before one of these terminals is a stake amount or a neighbour count."""
 
@@ -329,6 +330,8 @@ def _retype(toks: list[Tok]) -> list[Tok]:
             staked = i > 0 and toks[i - 1].type in STAKE_PREFIXES
             if nxt in PREFIX_TOO and after in ("NUMBER", "MONEY"):
                 pass  # "in tutto 60": the marker comes before its own amount
+            elif new == "REPEAT" and (after in ("NUMBER", "MONEY") or tok.type != "NUMBER"):
+                pass  # "quatre fois 10": an amount multiplied, no repeat (refused)
             elif new == "COUNT" and staked:
                 pass  # "orphelins par cinq voisins…": the amount of "par", not a count
             elif new == "AMOUNT" or tok.type == "NUMBER":

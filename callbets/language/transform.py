@@ -81,6 +81,15 @@ class PiecesEl:
 
 
 @dataclass(frozen=True)
+class RepeatEl:
+    """ "deux fois": the call next to it, said that many times."""
+
+    count: int
+    text: str
+    start: int
+
+
+@dataclass(frozen=True)
 class CheckEl:
     """A total said as a check ("= 50"): it must equal what the bets add up to."""
 
@@ -117,7 +126,9 @@ class StakeEl:
 WRITTEN = "_WRITTEN"
 """Suffix of a terminal that is how another is written down ("vdz" for the voisins)."""
 
-Element = Nums | Sep | WordEl | NeighboursEl | LinkEl | StakeEl | PiecesEl | CheckEl | RangeEl
+Element = (
+    Nums | Sep | WordEl | NeighboursEl | LinkEl | StakeEl | PiecesEl | CheckEl | RangeEl | RepeatEl
+)
 
 _AMOUNTS = ("NUMBER", "AMOUNT", "MONEY")
 
@@ -168,6 +179,10 @@ class ElementBuilder(Transformer[Token, Any]):
     def pieces(self, children: list[Token]) -> PiecesEl:
         (tok,) = children
         return PiecesEl(int(tok), str(tok), tok.start_pos or 0)
+
+    def repeat(self, children: list[Token]) -> RepeatEl:
+        count, word = children
+        return RepeatEl(int(count), f"{count} {word}", count.start_pos or 0)
 
     def check(self, children: list[Token]) -> CheckEl:
         amount = _amount(children)

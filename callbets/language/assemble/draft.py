@@ -65,6 +65,8 @@ class Draft:
     range: RangeEl | None = None
     stake: StakeEl | None = None
     sep_before: str | None = None
+    times: int = 1
+    """How many times the call is placed ("deux fois les voisins")."""
 
     @property
     def concepts(self) -> list[str]:

@@ -50,8 +50,9 @@ class Placing:
         for draft, call, recipe in recipes:
             groups.setdefault(group_key(draft), []).append((call, recipe))
         units = {key: self._unit(key, members) for key, members in groups.items()}
+        self._refuse_times_with_total()
         placed = [
-            (draft, PlacedCall.from_recipe(call, units[group_key(draft)], recipe))
+            (draft, PlacedCall.from_recipe(call, units[group_key(draft)] * draft.times, recipe))
             for draft, call, recipe in recipes
         ]
         for check in self.checks:
@@ -66,6 +67,20 @@ class Placing:
         self._ask_named_pairs(placed)
         self._ask_said_twice(placed)
         return Announcement(self.text, tuple(p for _, p in placed))
+
+    def _refuse_times_with_total(self) -> None:
+        """ "deux fois les voisins pour 90": is 90 the total of both, or of each?  A
+        call said several times takes a stake per piece, of its own."""
+        for d in self.drafts:
+            if d.times != 1 and d.stake is not None and d.stake.kind != "piece":
+                raise StakeError(said_message("times_per_piece", said=d.stake.text),
+                                 column=d.stake.start)  # fmt: skip
+            if d.times != 1 and any(
+                o is not d and group_key(o) == group_key(d) for o in self.drafts
+            ):
+                # "deux fois voisins et tiers à 5": the voisins twice, or both?
+                raise AmbiguousError(said_message("times_which", word=f"{d.times}×"), [],
+                                     column=d.start)  # fmt: skip
 
     def _ask_said_twice(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
         """ "voisins à 5, voisins à 5": a call said twice is asked about, never silently

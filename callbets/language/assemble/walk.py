@@ -19,6 +19,7 @@ from ..transform import (
     Nums,
     PiecesEl,
     RangeEl,
+    RepeatEl,
     Sep,
     StakeEl,
     WordEl,
@@ -66,6 +67,8 @@ class Assembler:
         """The element just before was a stake, a count or a check."""
         self.juxtaposed: WordEl | None = None
         """A bet word said right after another bet, until an "et" makes it a list."""
+        self.said_times: RepeatEl | None = None
+        """ "deux fois" said before its call, waiting for it."""
         self.repeats: list[tuple[Draft, Draft]] = []
         """(call on one number, the bare number said after it): asked about at the end."""
 
@@ -106,12 +109,17 @@ class Assembler:
                 self._check(el)
             elif isinstance(el, RangeEl):
                 self._range(el)
+            elif isinstance(el, RepeatEl):
+                self._times(el)
             else:
                 self._numbers(el)
             self.last_sep = None
             forward = isinstance(el, StakeEl) and el.kind == "forward"
             self.after_stake = isinstance(el, StakeEl | CheckEl | PiecesEl) and not forward
         self._refuse_juxtaposed()
+        if self.said_times is not None:
+            el = self.said_times
+            raise UnrecognizedError(message("times_of_what", word=el.text), column=el.start)
         if len(self.drafts) > MAX_CALLS:
             raise UnrecognizedError(
                 message("too_many_bets", count=len(self.drafts), most=MAX_CALLS),
@@ -121,6 +129,24 @@ class Assembler:
             raise StakeError(
                 message("forward_of_which", word=self.forward.text), column=self.forward.start
             )
+
+    def _times(self, el: RepeatEl) -> None:
+        """ "deux fois les voisins à 5" (before its call) or "voisins à 5 deux fois"
+        (after it, its stake said): the call placed that many times."""
+        if not 1 <= el.count <= MAX_TIMES or self.said_times is not None:
+            raise UnrecognizedError(message("times_count", word=el.text, most=MAX_TIMES),
+                                    column=el.start)  # fmt: skip
+        after = self.current if self.current is not None else None
+        if after is None and self.after_stake and self.drafts:
+            after = self.drafts[-1]
+        if after is None:
+            self.said_times = el  # for the call said next
+            return
+        shared = [d for d in self.drafts if d is not after and d.stake is not None
+                  and d.stake is after.stake]  # fmt: skip
+        if after.times != 1 or shared:
+            raise AmbiguousError(message("times_which", word=el.text), [], column=el.start)
+        after.times = el.count
 
     def _split_with(self, el: Element) -> bool:
         """ "le 5 à cheval avec le 6", "il 23 a cavallo col 26": the second number of a
@@ -149,6 +175,8 @@ class Assembler:
 
     def _new(self, start: int) -> Draft:
         draft = Draft(start, sep_before=self.last_sep, stake=self.forward)
+        if self.said_times is not None:
+            draft.times, self.said_times = self.said_times.count, None
         self.drafts.append(draft)
         self.current = draft
         return draft
@@ -527,6 +555,9 @@ class Assembler:
 
 MAX_CALLS = 20
 """The most calls in one announcement."""
+
+MAX_TIMES = 10
+"""The most times one call may be said placed ("dix fois les voisins")."""
 
 CALLED_NAMES = frozenset({"voisins", "tiers", "orphelins", "jeu_zero", "nassa", "serie"})
 """Called bets named by one word, which people list without "et": "voisins tiers orphelins"."""
