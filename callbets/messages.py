@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast
 
 from ._resources import language_words
 
@@ -41,7 +41,6 @@ class Name:
         return template.format(args=self.args, side=self.side)
 
 
-@runtime_checkable
 class Named(Protocol):
     """A message field that names itself (a position of the layout)."""
 
@@ -90,8 +89,9 @@ def _value(value: object, lang: str) -> str:
         return message_in(value, lang)
     if isinstance(value, Name | Names):
         return value.in_language(lang)
-    if isinstance(value, Named):
-        return value.named().in_language(lang)
+    named = getattr(value, "named", None)  # a Named field (not isinstance: a protocol's is slow)
+    if callable(named):
+        return cast(Name, named()).in_language(lang)
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
     return str(value)

@@ -43,6 +43,10 @@ _WORD = re.compile(
 )
 
 
+_SIGNS = {"slash": "/", "comma": ",", "times": "×"}
+"""The word a sign stands for: ``5-8`` is ``5/8``, a new line a comma, ``26x5`` ``26 × 5``."""
+
+
 @dataclass(frozen=True)
 class Word:
     """One word of normalised text and where it came from."""
@@ -162,7 +166,7 @@ def words(text: str) -> list[Word]:
         if kind == "digits" and len(m.group()) > MAX_DIGITS:
             digits = said("too_many_digits", count=len(m.group()), most=MAX_DIGITS)
             raise StakeError(digits, text, origin[start])
-        value = {"slash": "/", "comma": ",", "times": "×"}.get(kind or "", m.group())
+        value = _SIGNS.get(kind or "", m.group())
         joined = kind == "word" and start > 0 and folded[start - 1] == "-" and bool(out)
         out.append(Word(value, origin[start], origin[end], joined))
     return out

@@ -80,7 +80,9 @@ class Assembler:
         """
         for el in elements:
             if isinstance(el, Nums):
-                el = replace(el, digits=not any(c.isalpha() for c in self.text[el.start : el.end]))
+                said = self.text[el.start : el.end]
+                digits = said.isdigit() or not any(c.isalpha() for c in said)
+                el = Nums(el.numbers, el.start, el.slashed, el.end, digits)
             if self.link is not None and not isinstance(el, Nums):
                 raise UnrecognizedError(
                     message("number_after", word=self.link.text), column=self.link.start
