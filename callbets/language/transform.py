@@ -90,6 +90,14 @@ class RepeatEl:
 
 
 @dataclass(frozen=True)
+class AlsoEl:
+    """ "aussi", "anche", "too": the call next to it at the stake of the call before."""
+
+    text: str
+    start: int
+
+
+@dataclass(frozen=True)
 class CheckEl:
     """A total said as a check ("= 50"): it must equal what the bets add up to."""
 
@@ -127,7 +135,17 @@ WRITTEN = "_WRITTEN"
 """Suffix of a terminal that is how another is written down ("vdz" for the voisins)."""
 
 Element = (
-    Nums | Sep | WordEl | NeighboursEl | LinkEl | StakeEl | PiecesEl | CheckEl | RangeEl | RepeatEl
+    Nums
+    | Sep
+    | WordEl
+    | NeighboursEl
+    | LinkEl
+    | StakeEl
+    | PiecesEl
+    | CheckEl
+    | RangeEl
+    | RepeatEl
+    | AlsoEl
 )
 
 _AMOUNTS = ("NUMBER", "AMOUNT", "MONEY")
@@ -179,6 +197,10 @@ class ElementBuilder(Transformer[Token, Any]):
     def pieces(self, children: list[Token]) -> PiecesEl:
         (tok,) = children
         return PiecesEl(int(tok), str(tok), tok.start_pos or 0)
+
+    def also(self, children: list[Token]) -> AlsoEl:
+        (tok,) = children
+        return AlsoEl(str(tok), tok.start_pos or 0)
 
     def repeat(self, children: list[Token]) -> RepeatEl:
         count, word = children

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ...roulette.announcement import Call
 from ...roulette.house import House
-from ..transform import Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
+from ..transform import AlsoEl, Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
 
 POSITION_WORDS = frozenset({"straight", "split", "street", "corner", "sixline"})
 ORDINALS = {"first": 1, "second": 2, "third": 3, "last": 3, "middle": 2}
@@ -67,6 +67,8 @@ class Draft:
     sep_before: str | None = None
     times: int = 1
     """How many times the call is placed ("deux fois les voisins")."""
+    also: AlsoEl | None = None
+    """ "aussi": it takes the stake per piece of the call before."""
 
     @property
     def concepts(self) -> list[str]:

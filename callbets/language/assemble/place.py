@@ -39,6 +39,7 @@ class Placing:
         """
         if not self.drafts:
             raise UnrecognizedError(said_message("no_bet"), column=0)
+        self._stake_of_the_call_before()
         recipes: list[tuple[Draft, Call, Recipe]] = []
         said_again = self._said_again()
         for d in self.drafts:
@@ -67,6 +68,22 @@ class Placing:
         self._ask_named_pairs(placed)
         self._ask_said_twice(placed)
         return Announcement(self.text, tuple(p for _, p in placed))
+
+    def _stake_of_the_call_before(self) -> None:
+        """ "voisins à 5 et le tiers aussi": the tiers at 5 a piece.  Only a stake per
+        piece carries over ("voisins pour 45 et tiers aussi": 45 for both, or each?), and
+        only to a call with no stake of its own."""
+        for i, d in enumerate(self.drafts):
+            if d.also is None:
+                continue
+            before = self.drafts[i - 1].stake if i else None
+            if d.stake is not None and d.stake is not before:
+                raise StakeError(said_message("also_own_stake", word=d.also.text),
+                                 column=d.also.start)  # fmt: skip
+            if before is None or before.kind != "piece":
+                raise StakeError(said_message("also_no_stake", word=d.also.text),
+                                 column=d.also.start)  # fmt: skip
+            d.stake = replace(before)  # its own stake (a group of its own), the same amount
 
     def _refuse_times_with_total(self) -> None:
         """ "deux fois les voisins pour 90": is 90 the total of both, or of each?  A

@@ -12,6 +12,7 @@ from ...roulette.announcement import Announcement
 from ...roulette.house import House
 from ..talk import TABLE_TALK
 from ..transform import (
+    AlsoEl,
     CheckEl,
     Element,
     LinkEl,
@@ -67,6 +68,8 @@ class Assembler:
         """The element just before was a stake, a count or a check."""
         self.juxtaposed: WordEl | None = None
         """A bet word said right after another bet, until an "et" makes it a list."""
+        self.said_also: AlsoEl | None = None
+        """ "anche" said before its call, waiting for it."""
         self.said_times: RepeatEl | None = None
         """ "deux fois" said before its call, waiting for it."""
         self.repeats: list[tuple[Draft, Draft]] = []
@@ -113,6 +116,8 @@ class Assembler:
                 self._range(el)
             elif isinstance(el, RepeatEl):
                 self._times(el)
+            elif isinstance(el, AlsoEl):
+                self._also(el)
             else:
                 self._numbers(el)
             self.last_sep = None
@@ -122,6 +127,9 @@ class Assembler:
         if self.said_times is not None:
             el = self.said_times
             raise UnrecognizedError(message("times_of_what", word=el.text), column=el.start)
+        if self.said_also is not None:
+            also = self.said_also
+            raise UnrecognizedError(message("also_what", word=also.text), column=also.start)
         if len(self.drafts) > MAX_CALLS:
             raise UnrecognizedError(
                 message("too_many_bets", count=len(self.drafts), most=MAX_CALLS),
@@ -131,6 +139,16 @@ class Assembler:
             raise StakeError(
                 message("forward_of_which", word=self.forward.text), column=self.forward.start
             )
+
+    def _also(self, el: AlsoEl) -> None:
+        """ "le tiers aussi" (after its call) or "anche la serie" (before it)."""
+        cur = self.current
+        if self.said_also is not None or (cur is not None and cur.also is not None):
+            raise UnrecognizedError(message("also_what", word=el.text), column=el.start)
+        if cur is None:
+            self.said_also = el
+        else:
+            cur.also = el
 
     def _times(self, el: RepeatEl) -> None:
         """ "deux fois les voisins à 5" (before its call) or "voisins à 5 deux fois"
@@ -179,6 +197,8 @@ class Assembler:
         draft = Draft(start, sep_before=self.last_sep, stake=self.forward)
         if self.said_times is not None:
             draft.times, self.said_times = self.said_times.count, None
+        if self.said_also is not None:
+            draft.also, self.said_also = self.said_also, None
         self.drafts.append(draft)
         self.current = draft
         return draft
