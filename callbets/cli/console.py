@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from ..console.lock import ConsoleLock, DatabaseConsoleLock
-from ..console.voice import Listener
 from ..language.grammar import LANGUAGES
 from ..roulette.house import DEFAULT_HOUSE
 from ..table import Table, default_path, exists, location_of
@@ -44,6 +43,7 @@ def speech_installed() -> bool:
 def cmd_console(args: argparse.Namespace) -> int:
     """Run the console on a table file (made on first use)."""
     from ..console.app import run  # start-up time: prompt_toolkit, about 200 ms here
+    from ..console.voice import Listener  # start-up time: the speech modules, about 20 ms
 
     path = location_of(args.table, default_path())
     lock: ConsoleLock | DatabaseConsoleLock | None = None
