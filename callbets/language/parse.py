@@ -19,7 +19,7 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
 * A bare number after a call ("voisins 45") is ambiguous unless the house says otherwise.
 * Chatter ("rien ne va plus") and anything else that is not a bet is unrecognised.
 * Cost is bounded: at most :data:`MAX_CHARS` characters, :data:`~callbets.language.numbers.MAX_RUN`
-  number words in a row, :data:`~callbets.language.assemble.walk.MAX_CALLS` calls, amounts up to
+  number words in a row, :data:`~callbets.language.assemble.draft.MAX_CALLS` calls, amounts up to
   :data:`~callbets.language.tokens.MAX_AMOUNT`; longer or larger input is refused with the reason;
   other groupings of the number words are read again only up to :data:`READ_BUDGET` tokens,
   and when that leaves groupings unread the announcement is asked about, never guessed.

@@ -189,3 +189,25 @@ def group_key(draft: Draft) -> int:
 def start_of(el: Element) -> int:
     """Where an element starts in the text."""
     return el.start
+
+
+MAX_CALLS = 20
+"""The most calls in one announcement."""
+
+MAX_TIMES = 10
+"""The most times one call may be said placed ("dix fois les voisins")."""
+
+CALLED_NAMES = frozenset({"voisins", "tiers", "orphelins", "jeu_zero", "nassa", "serie"})
+"""Called bets named by one word, which people list without "et": "voisins tiers orphelins"."""
+
+
+def both_called(draft: Draft, el: WordEl) -> bool:
+    """A list of called bets said without "et" ("vicini serie orfanelli") is clear."""
+    named = draft.head in CALLED_NAMES and draft.nums is None
+    voisins = draft.neighbours is not None and draft.alone and draft.neighbours.count is None
+    return (named or voisins) and el.concept in CALLED_NAMES
+
+
+def one_number(draft: Draft) -> bool:
+    """The call has exactly one number."""
+    return draft.nums is not None and len(draft.nums.numbers) == 1

@@ -25,10 +25,12 @@ from ..transform import (
     StakeEl,
     WordEl,
 )
+from .around import AroundCalls
 from .draft import (
     CHANCES,
     FINALE_WORDS,
     LISTS,
+    MAX_CALLS,
     ONE_NUMBER_CALLS,
     ORDINALS,
     OUTSIDE,
@@ -37,12 +39,14 @@ from .draft import (
     Draft,
     Question,
     Walked,
+    both_called,
+    one_number,
     start_of,
 )
 from .place import Placing
 
 
-class Assembler:
+class Assembler(AroundCalls):
     """Runs the rules of the module docstring over one element list."""
 
     def __init__(
@@ -140,49 +144,6 @@ class Assembler:
                 message("forward_of_which", word=self.forward.text), column=self.forward.start
             )
 
-    def _also(self, el: AlsoEl) -> None:
-        """ "le tiers aussi" (after its call) or "anche la serie" (before it)."""
-        cur = self.current
-        if self.said_also is not None or (cur is not None and cur.also is not None):
-            raise UnrecognizedError(message("also_what", word=el.text), column=el.start)
-        if cur is None:
-            self.said_also = el
-        else:
-            cur.also = el
-
-    def _times(self, el: RepeatEl) -> None:
-        """ "deux fois les voisins à 5" (before its call) or "voisins à 5 deux fois"
-        (after it, its stake said): the call placed that many times."""
-        if not 1 <= el.count <= MAX_TIMES or self.said_times is not None:
-            raise UnrecognizedError(message("times_count", word=el.text, most=MAX_TIMES),
-                                    column=el.start)  # fmt: skip
-        after = self.current if self.current is not None else None
-        if after is None and self.after_stake and self.drafts:
-            after = self.drafts[-1]
-        if after is None:
-            self.said_times = el  # for the call said next
-            return
-        shared = [d for d in self.drafts if d is not after and d.stake is not None
-                  and d.stake is after.stake]  # fmt: skip
-        if after.times != 1 or shared:
-            raise AmbiguousError(message("times_which", word=el.text), [], column=el.start)
-        after.times = el.count
-
-    def _split_with(self, el: Element) -> bool:
-        """ "le 5 à cheval avec le 6", "il 23 a cavallo col 26": the second number of a
-        split said after "with"; the split is checked like any other ("cheval 5/9")."""
-        before = self.drafts[-1] if self.drafts else None
-        if not isinstance(el, Nums) or len(el.numbers) != 1 or before is None:
-            return False
-        if before.concepts != ["split"] or before.nums is None or before.more:
-            return False
-        if len(before.nums.numbers) != 1 or before.stake is not self.forward:
-            return False
-        joined = before.nums.numbers + el.numbers
-        before.nums = replace(before.nums, numbers=joined, end=el.end, slashed=True)
-        self.current = before
-        return True
-
     def _refuse_juxtaposed(self) -> None:
         """Two bets side by side are a list only when "et" comes before the last one."""
         el = self.juxtaposed
@@ -221,7 +182,7 @@ class Assembler:
             )
         if cur is not None and el.concept in FINALE_WORDS:
             raise IllegalBetError(message("not_with_before", word=el.text), column=el.start)
-        if cur is not None and self.juxtaposed is None and not _both_called(cur, el):
+        if cur is not None and self.juxtaposed is None and not both_called(cur, el):
             self.juxtaposed = el  # "voisins tiers et orphelins": a list, if an "et" follows
         draft = self._new(el.start)
         draft.words.append(el)
@@ -248,7 +209,7 @@ class Assembler:
         before = self._before(draft)
         if before is None or not before.is_bare or draft.words[1:]:
             return
-        if el.concept in PAIRED and _one(before) and _one(draft):
+        if el.concept in PAIRED and one_number(before) and one_number(draft):
             joined = before.nums.numbers + draft.nums.numbers  # type: ignore[union-attr]
             self.drafts.remove(before)
             draft.nums, draft.start = Nums(joined, before.start), before.start
@@ -405,7 +366,7 @@ class Assembler:
             return
         self._ask_straight_then_voisins(el)
         cur = self.current
-        if cur is not None and cur.is_bare and not el.text and _one(cur):
+        if cur is not None and cur.is_bare and not el.text and one_number(cur):
             # "le 31 deux de chaque côté", "1 and 20 one either side": no other reading,
             # but "17 and two two either side" is a number said twice: ask
             if cur.nums is not None and cur.nums.numbers == (el.count,):
@@ -434,26 +395,6 @@ class Assembler:
             self.juxtaposed = WordEl("neighbours", el.text, el.start)
         draft = self._new(el.start)
         draft.neighbours, draft.alone = el, el.text in self.alone
-
-    def _ask_straight_then_voisins(self, el: NeighboursEl) -> None:
-        """ "il 8 in pieno e i vicini da 2": after a number said en plein, "and the
-        neighbours" alone may be that number's neighbours or the voisins du zéro; ask."""
-        if el.text not in self.alone or el.count or self.current is not None:
-            return
-        before = self.drafts[-1] if self.drafts and self.last_sep in ("and", "with") else None
-        if before is None or before.nums is None or len(before.nums.numbers) != 1:
-            return
-        if before.concepts != ["straight"]:
-            return
-        n, unit = before.nums.numbers[0], self.house.piece_value
-        raise AmbiguousError(
-            message("straight_then_voisins", number=n),
-            [
-                f"straight {n} x{unit} ; voisins x{unit}",
-                f"straight {n} x{unit} ; neighbours {n} x{unit}",
-            ],
-            column=el.start,
-        )
 
     def _bind_run(self, run: list[Draft], el: NeighboursEl) -> None:
         """Numbers said before "et les voisins" become the neighbours' centres."""
@@ -573,24 +514,3 @@ class Assembler:
             self.house, self.text, self.drafts, self.checks, self.questions, self.repeats
         )
         return Placing(walked).announcement()
-
-
-MAX_CALLS = 20
-"""The most calls in one announcement."""
-
-MAX_TIMES = 10
-"""The most times one call may be said placed ("dix fois les voisins")."""
-
-CALLED_NAMES = frozenset({"voisins", "tiers", "orphelins", "jeu_zero", "nassa", "serie"})
-"""Called bets named by one word, which people list without "et": "voisins tiers orphelins"."""
-
-
-def _both_called(draft: Draft, el: WordEl) -> bool:
-    """A list of called bets said without "et" ("vicini serie orfanelli") is clear."""
-    named = draft.head in CALLED_NAMES and draft.nums is None
-    voisins = draft.neighbours is not None and draft.alone and draft.neighbours.count is None
-    return (named or voisins) and el.concept in CALLED_NAMES
-
-
-def _one(draft: Draft) -> bool:
-    return draft.nums is not None and len(draft.nums.numbers) == 1
