@@ -52,8 +52,14 @@ RARE_CALLS: tuple[tuple[str, ...], ...] = (
     ("ARTICLE?", "FINALES", "#digit"), ("ARTICLE?", "FINALES", "#digit", "AND", "#digit"),
     ("FINALE", "HORIZONTAL", "#finale"), ("FINALE", "VERTICAL", "#finale"),
     ("ARTICLE?", "FERRARI"), ("COLUMN", "#column"), ("RANGE_FROM", "#range"),
+    ("#n", "WITH_SPLITS"), ("#times", "TIMES", "ARTICLE?", "VOISINS"),
+    ("ARTICLE?", "TIERS", "#times", "TIMES"), ("#n", "#times", "TIMES"),
+    ("ARTICLE?", "TIERS", "ALSO"), ("ALSO", "ARTICLE?", "ORPHELINS"),
+    ("ARTICLE?", "DOUBLE_ZERO"),
 )  # fmt: skip
-"""Shapes said less often (two dozens, finales in the plural …): one call in sixteen."""
+"""Shapes said less often (two dozens, finales in the plural, a number with its splits,
+"deux fois", "aussi", and the double zero, heard so that it is refused rather than
+misheard as the zero): one call in sixteen."""
 
 STAKES: tuple[tuple[str, ...], ...] = (
     ("PIECE_PREFIX", "#amount"), ("#amount", "EACH"), ("TOTAL_PREFIX", "#amount"),
@@ -81,7 +87,7 @@ AMOUNTS = tuple(sorted({*COMMON_AMOUNTS, *range(1, 101), *range(110, 310, 10),
 NUMBER_CLASSES = {
     "#n": tuple(range(37)), "#digit": tuple(range(10)), "#count": (1, 2, 3, 4),
     "#amount": AMOUNTS, "#two": (2,), "#third": (1, 2, 3), "#column": (34, 35, 36),
-    "#pieces": (5, 6, 7, 8, 9, 17, 27, 40),
+    "#pieces": (5, 6, 7, 8, 9, 17, 27, 40), "#times": (2, 3),
 }  # fmt: skip
 
 
