@@ -334,6 +334,8 @@ def _retype(toks: list[Tok]) -> list[Tok]:
                 pass  # "quatre fois 10": an amount multiplied, no repeat (refused)
             elif new == "COUNT" and staked:
                 pass  # "orphelins par cinq voisins…": the amount of "par", not a count
+            elif nxt == "ON" and i > 0 and toks[i - 1].type in (*STAKE_PREFIXES, "IN_ALL"):
+                pass  # "à 2 sur le jeu zéro", "en tout 60 sur le tiers": the prefix's amount
             elif new == "AMOUNT" or tok.type == "NUMBER":
                 tok = replace(tok, type=new)
         out.append(tok)

@@ -72,6 +72,8 @@ class Assembler(AroundCalls):
         """The element just before was a stake, a count or a check."""
         self.juxtaposed: WordEl | None = None
         """A bet word said right after another bet, until an "et" makes it a list."""
+        self.count_first: PiecesEl | None = None
+        """ "quatre pièces à 2 sur le jeu zéro": a count said before its calls."""
         self.said_also: AlsoEl | None = None
         """ "anche" said before its call, waiting for it."""
         self.said_times: RepeatEl | None = None
@@ -134,6 +136,8 @@ class Assembler(AroundCalls):
         if self.said_also is not None:
             also = self.said_also
             raise UnrecognizedError(message("also_what", word=also.text), column=also.start)
+        if self.count_first is not None:
+            self._count_said_first(self.count_first)
         if len(self.drafts) > MAX_CALLS:
             raise UnrecognizedError(
                 message("too_many_bets", count=len(self.drafts), most=MAX_CALLS),
@@ -475,6 +479,9 @@ class Assembler(AroundCalls):
         raise StakeError(message("second_stake", word=el.text), column=el.start)
 
     def _check(self, el: PiecesEl | CheckEl) -> None:
+        if isinstance(el, PiecesEl) and not self.drafts and self.forward is None:
+            self.count_first = el  # of the calls the stake said next leads to
+            return
         targets = self._open_group()
         if (
             isinstance(el, CheckEl)
@@ -488,6 +495,14 @@ class Assembler(AroundCalls):
             raise StakeError(message("stake_of_which", word=el.text), column=el.start)
         kind, value = ("pieces", el.count) if isinstance(el, PiecesEl) else ("total", el.total)
         self.checks.append(Check(kind, value, el.text, el.start, targets))
+
+    def _count_said_first(self, el: PiecesEl) -> None:
+        """The count said before a stake said first checks the calls that stake leads to;
+        said before anything else, it is refused."""
+        led = tuple(i for i, d in enumerate(self.drafts) if d.stake is not None and d.stake.lead)
+        if not led:
+            raise StakeError(message("stake_of_which", word=el.text), column=el.start)
+        self.checks.append(Check("pieces", el.count, el.text, el.start, led))
 
     def _open_group(self) -> tuple[int, ...]:
         """The calls a count or a total is said of: those still without a stake, or else
