@@ -52,14 +52,20 @@ RARE_CALLS: tuple[tuple[str, ...], ...] = (
     ("ARTICLE?", "FINALES", "#digit"), ("ARTICLE?", "FINALES", "#digit", "AND", "#digit"),
     ("FINALE", "HORIZONTAL", "#finale"), ("FINALE", "VERTICAL", "#finale"),
     ("ARTICLE?", "FERRARI"), ("COLUMN", "#column"), ("RANGE_FROM", "#range"),
+)  # fmt: skip
+"""Shapes said less often (two dozens, finales in the plural …): one call in sixteen."""
+
+LATE_CALLS: tuple[tuple[str, ...], ...] = (
     ("#n", "WITH_SPLITS"), ("#times", "TIMES", "ARTICLE?", "VOISINS"),
     ("ARTICLE?", "TIERS", "#times", "TIMES"), ("#n", "#times", "TIMES"),
     ("ARTICLE?", "TIERS", "ALSO"), ("ALSO", "ARTICLE?", "ORPHELINS"),
     ("ARTICLE?", "DOUBLE_ZERO"),
 )  # fmt: skip
-"""Shapes said less often (two dozens, finales in the plural, a number with its splits,
-"deux fois", "aussi", and the double zero, heard so that it is refused rather than
-misheard as the zero): one call in sixteen."""
+"""Shapes the parser learnt after the model's decision thresholds were calibrated (a
+number with its splits, "deux fois", "aussi", and the double zero, heard so that it is
+refused rather than misheard as the zero).  They are drawn on their own
+(:func:`late_sentences`), so that the sentences drawn before stay the same and the
+calibrated model moves as little as it can."""
 
 STAKES: tuple[tuple[str, ...], ...] = (
     ("PIECE_PREFIX", "#amount"), ("#amount", "EACH"), ("TOTAL_PREFIX", "#amount"),
@@ -259,3 +265,12 @@ def sentences(lang: str, count: int, seed: int = 0) -> list[str]:
     """``count`` spoken announcements (repeats allowed: they weigh a language model)."""
     gen = iter(Sentences(lang, seed))
     return [next(gen) for _ in range(count)]
+
+
+def late_sentences(lang: str, count: int, seed: int = 0) -> list[str]:
+    """``count`` spoken announcements of the :data:`LATE_CALLS` shapes, each with a stake
+    now and then, as :meth:`Sentences.call` says a call."""
+    gen = Sentences(lang, seed)
+    gen.calls = [t for t in LATE_CALLS if usable(lang, t)]
+    gen.rare_calls = []
+    return [gen.call() for _ in range(count)] if gen.calls else []

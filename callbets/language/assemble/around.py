@@ -42,7 +42,7 @@ class AroundCalls:
         if not 1 <= el.count <= MAX_TIMES or self.said_times is not None:
             raise UnrecognizedError(message("times_count", word=el.text, most=MAX_TIMES),
                                     column=el.start)  # fmt: skip
-        after = self.current if self.current is not None else None
+        after = self.current
         if after is None and self.after_stake and self.drafts:
             after = self.drafts[-1]
         if after is None:
