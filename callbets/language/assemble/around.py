@@ -9,7 +9,7 @@ from dataclasses import replace
 from ...errors import AmbiguousError, UnrecognizedError
 from ...messages import said as message
 from ...roulette.house import House
-from ..transform import AlsoEl, Element, NeighboursEl, Nums, RepeatEl
+from ..transform import AlsoEl, Element, NeighboursEl, Nums, RepeatEl, StakeEl
 from .draft import MAX_TIMES, Draft
 
 
@@ -20,7 +20,7 @@ class AroundCalls:
     drafts: list[Draft]
     current: Draft | None
     last_sep: str | None
-    forward: object
+    forward: StakeEl | None
     after_stake: bool
     alone: frozenset[str]
     said_also: AlsoEl | None
