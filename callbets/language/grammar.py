@@ -12,12 +12,13 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from lark import Lark, Token
 from lark.common import LexerConf
 from lark.lexer import Lexer
+from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
 from .._resources import grammar_dir
 from .lexicon import Lexicon, Tok
@@ -107,6 +108,25 @@ class Language:
                 value = t.text
             out.append(Token(t.type, value, start_pos=t.start, end_pos=t.end))
         return out
+
+    def read(self, toks: tuple[Tok, ...]) -> Any:
+        """Parse lexed tokens with the ``start`` rule: Lark's LALR parser driven straight
+        from its parse table, since the text was lexed already (Lark's front end would only
+        wrap the tokens again).  Returns what the grammar's transformer builds.
+
+        :raises lark.exceptions.UnexpectedToken: the tokens do not form an announcement.
+        """
+        state = ParserState(self._start, None)  # type: ignore[arg-type]  # fed below, no lexer
+        last = None
+        for last in self.to_lark(toks):
+            state.feed_token(last)
+        end = Token.new_borrow_pos("$END", "", last) if last else Token("$END", "", 0, 1, 1)
+        return state.feed_token(end, True)
+
+    @cached_property
+    def _start(self) -> ParseConf[Any]:
+        lalr = self.parser.parser.parser.parser
+        return ParseConf(lalr.parse_table, lalr.callbacks, "start")
 
     @property
     def introduced(self) -> frozenset[str]:

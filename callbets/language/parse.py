@@ -152,7 +152,7 @@ def _read(grammar: Language, reading: Reading, house: House, text: str) -> _Atte
     try:
         toks = roles(reading.tokens, grammar.lexicon, house.piece_value)
         try:
-            tree: Any = grammar.parser.parse(grammar.to_lark(toks), start="start")
+            tree: Any = grammar.read(toks)
         except UnexpectedInput as err:
             raise _explain(err, toks, text) from None
         except LarkError as err:  # pragma: no cover - a grammar bug, never the user's fault

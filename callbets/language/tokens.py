@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..errors import AmbiguousError, StakeError, UnrecognizedError
 from ..messages import said as message
@@ -132,7 +131,7 @@ def _each_as_both(toks: Sequence[Tok], i: int) -> Tok:
         return tok
     if prev is None or _is_number(prev):
         return tok
-    return replace(tok, type=BOTH)
+    return tok._replace(type=BOTH)
 
 
 def _one_of(toks: Sequence[Tok], i: int) -> Tok:
@@ -145,7 +144,7 @@ def _one_of(toks: Sequence[Tok], i: int) -> Tok:
         and nxt.value in (100, 1000)
         and not nxt.text.isdigit()
     ):
-        return replace(tok, type="N1", value=1)
+        return tok._replace(type="N1", value=1)
     return tok
 
 
@@ -186,7 +185,7 @@ def _between_numbers(toks: Sequence[Tok], i: int) -> bool:
 
 
 def _as_comma(tok: Tok) -> Tok:
-    return replace(tok, type="COMMA", text=",")
+    return tok._replace(type="COMMA", text=",")
 
 
 def _singular_before_count(toks: Sequence[Tok], i: int) -> None:
@@ -221,7 +220,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     :raises UnrecognizedError: a separator or link at the start or the end.
     :raises AmbiguousError: ``1 à 18`` without "de": a range, or the 1 at 18 a piece?
     """
-    out = [replace(t, type="NUMBER") if t.type == "DIGITS" else t for t in toks]
+    out = [t._replace(type="NUMBER") if t.type == "DIGITS" else t for t in toks]
     for t in out:
         if t.value is not None and t.value > MAX_AMOUNT:
             most = f"{MAX_AMOUNT:,}".replace(",", " ")
@@ -265,7 +264,7 @@ def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
             i += 2
             continue
         if out and _role(out[-1], lexicon, "RANGE_FROM"):
-            tok = replace(tok, start=out.pop().start)
+            tok = tok._replace(start=out.pop().start)
         out.append(tok)
         i += used
     return out
@@ -281,7 +280,7 @@ def _range_at(
     pair = (low.value or 0, high.value or 0)
     if pair not in RANGES:
         if link.type == "RANGE_TO":  # "street 28 to 30": the numbers of one position
-            return replace(link, type="SLASH"), 1
+            return link._replace(type="SLASH"), 1
         return None
     if link.type == "SLASH":
         if from_pair(*pair) is not None:  # never: no range is a position
@@ -306,14 +305,14 @@ def _merge(toks: list[Tok]) -> list[Tok]:
         prev = out[-1] if out else None
         if prev is not None and prev.type == "NUMBER" and tok.type in ("CURRENCY", "PIECES"):
             kind = "MONEY" if tok.type == "CURRENCY" else "PIECE_COUNT"
-            out[-1] = replace(prev, type=kind, text=f"{prev.text} {tok.text}", end=tok.end)
+            out[-1] = prev._replace(type=kind, text=f"{prev.text} {tok.text}", end=tok.end)
         elif (
             prev is not None
             and prev.type == "CURRENCY"
             and not prev.text.isalpha()
             and tok.type == "NUMBER"
         ):
-            out[-1] = replace(tok, type="MONEY", text=f"{prev.text}{tok.text}", start=prev.start)
+            out[-1] = tok._replace(type="MONEY", text=f"{prev.text}{tok.text}", start=prev.start)
         else:
             out.append(tok)
     return out
@@ -337,7 +336,7 @@ def _retype(toks: list[Tok]) -> list[Tok]:
             elif nxt == "ON" and i > 0 and toks[i - 1].type in (*STAKE_PREFIXES, "IN_ALL"):
                 pass  # "à 2 sur le jeu zéro", "en tout 60 sur le tiers": the prefix's amount
             elif new == "AMOUNT" or tok.type == "NUMBER":
-                tok = replace(tok, type=new)
+                tok = tok._replace(type=new)
         out.append(tok)
     return out
 
@@ -350,7 +349,7 @@ def _total_after(toks: list[Tok]) -> list[Tok]:
         amount_after = after is not None and after.type in ("NUMBER", "MONEY")
         before = out[i - 1].type in ("NUMBER", "MONEY")
         if out[i].type == "TOTAL_PREFIX" and before and not amount_after:
-            out[i] = replace(out[i], type="IN_ALL")
+            out[i] = out[i]._replace(type="IN_ALL")
     return out
 
 
