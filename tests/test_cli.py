@@ -57,3 +57,41 @@ def test_houses_lists_profiles(capsys):
     assert main(["houses"]) == 0
     out = capsys.readouterr().out
     assert "venice-french" in out and "venice-fair" in out and "france" in out
+
+
+def test_every_command_is_mapped_to_the_door_that_defines_it() -> None:
+    """The command → door map behind the lazy start-up cannot go stale: each command of
+    the full parser is built alone by its door, and the map names no other command."""
+    from callbets.cli import COMMANDS, build_parser
+
+    full = build_parser()
+    sub = next(a for a in full._actions if a.dest == "command")
+    assert set(sub.choices) == set(COMMANDS)  # type: ignore[arg-type]
+    for command in COMMANDS:
+        alone = next(a for a in build_parser(command)._actions if a.dest == "command")
+        assert command in alone.choices  # type: ignore[operator]
+
+
+def test_command_word_skips_top_level_options() -> None:
+    from callbets.cli import command_word
+
+    assert command_word(["--log", "parse", "table", "show"]) == "table"
+    assert command_word(["-v", "parse", "x"]) == "parse"
+    assert command_word(["--log=f", "settle"]) == "settle"
+    assert command_word(["--help"]) is None
+
+
+def test_parse_does_not_import_the_other_rooms() -> None:
+    """``callbets parse`` starts without the table, speech, regress and console rooms."""
+    code = (
+        "import sys; from callbets.cli import main; "
+        "main(['parse', '--lang', 'fr', '--json', 'tiers à 5']); "
+        "print(' '.join(m for m in sys.modules if m.startswith('callbets.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    loaded = out.splitlines()[-1].split()
+    assert "callbets.cli.parse" in loaded
+    for room in ("table", "speech", "regress", "console"):
+        assert not any(m.startswith(f"callbets.{room}") for m in loaded), room

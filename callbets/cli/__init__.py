@@ -5,13 +5,13 @@ usage, 3 an error callbets did not foresee (said in one line: never a traceback)
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from ..errors import HouseError
-from . import console, db, floor, parse, regress, settle, speech, table, vocabulary
 from .options import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, run_guarded
 
 log = logging.getLogger("callbets")
@@ -28,8 +28,23 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``callbets`` (exposed for documentation and tests)."""
+DOORS: tuple[str, ...] = (
+    "parse", "settle", "table", "db", "floor", "speech", "regress", "console", "vocabulary"
+)  # fmt: skip
+"""The door modules of :mod:`callbets.cli`, in the order ``--help`` lists their commands."""
+
+COMMANDS: dict[str, str] = {
+    **{door: door for door in DOORS if door != "speech"},
+    "transcribe": "speech", "listen": "speech", "models": "speech", "houses": "vocabulary",
+}  # fmt: skip
+"""Each command and the door that defines it.  ``callbets COMMAND`` imports only its own
+door: the rooms behind the others (speech, table, regress, the console) would add about
+0.1 s to every start, which a croupier feels on each typed ``callbets parse``."""
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``callbets`` (exposed for documentation and tests): with
+    every command, or only ``command``'s when it names one."""
     top = argparse.ArgumentParser(
         prog="callbets",
         description="Turn roulette called bets (French, Italian, English) into chips.",
@@ -41,9 +56,23 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="log more (and to stderr without --log)"
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for door in (parse, settle, table, db, floor, speech, regress, console, vocabulary):
-        door.add_commands(sub)
+    doors = (COMMANDS[command],) if command in COMMANDS else DOORS
+    for door in doors:
+        importlib.import_module(f"{__name__}.{door}").add_commands(sub)
     return top
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv``: its first word that is not a top-level option (nor
+    ``--log``'s file).  An abbreviated option may make it wrong; the full parser is then
+    built, which is only slower."""
+    words = iter(argv)
+    for word in words:
+        if word == "--log":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 class _Version(argparse.Action):
@@ -89,14 +118,15 @@ def setup_logging(path: str | None, verbose: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``callbets``; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(command_word(words)).parse_args(words)
     try:
         setup_logging(args.log, args.verbose)
     except OSError as err:
         print(f"callbets: cannot write the log: {err}", file=sys.stderr)
         return EXIT_USAGE
     if log.isEnabledFor(logging.DEBUG):
-        log.debug("callbets %s: %s", version(), " ".join(sys.argv[1:] if argv is None else argv))
+        log.debug("callbets %s: %s", version(), " ".join(words))
     try:
         return run_guarded(args)
     except HouseError as err:  # pragma: no cover - run_guarded reports it

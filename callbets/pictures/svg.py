@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from xml.sax.saxutils import escape
+from html import escape
 
 from ..roulette.announcement import Announcement
 from ..roulette.layout import BLACK, RED, WHEEL, BetKind, Position, column, row
@@ -63,7 +63,7 @@ def _text(
     return (
         f'<text {extra}x="{x:g}" y="{y:g}" font-size="{size}" fill="{fill}" '
         f'text-anchor="{anchor}" dominant-baseline="central" font-family="sans-serif">'
-        f"{escape(label)}</text>"
+        f"{escape(label, quote=False)}</text>"
     )
 
 
@@ -179,7 +179,7 @@ def svg(chips: Iterable[tuple[Position, int]], title: str = "") -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}">',
-        f"<title>{escape(title)}</title>",
+        f"<title>{escape(title, quote=False)}</title>",
         _rect(0, 0, WIDTH, HEIGHT, "#14532d"),
         *_numbers(straights),
         *_strips(),
