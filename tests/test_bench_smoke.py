@@ -39,7 +39,7 @@ def test_every_announcement_the_benchmarks_play_is_a_bet():
             assert parse(text, "fr", find_house("venice-french")).calls, (name, text)
 
 
-SET1_DISAGREES = {
+DISAGREES = {
     "17 straight up",
     "voisins please",
     "le 17 en plein",
@@ -48,13 +48,14 @@ SET1_DISAGREES = {
     "vicini dello zero per favore",
     "tiers par ２",
 }
-"""set1's must-refuse lines that callbets places on purpose (bench/phrasings/README.md):
-no stake is one piece at the house's piece value; a full-width digit is a digit."""
+"""Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
+(bench/phrasings/README.md): no stake is one piece at the house's piece value; a
+full-width digit is a digit."""
 
 
 def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
     """bench/phrasings: no announcement becomes other chips, and no must-refuse line is
-    placed (but the few set1 disagrees with on purpose)."""
+    placed (but the few the sets disagree with on purpose)."""
     import importlib.util
     import json
 
@@ -71,7 +72,7 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
             result = bench.outcome(case)
             assert result != "wrong", (path.name, case["text"])
             if result == "placed":
-                assert path.stem == "set1" and case["text"] in SET1_DISAGREES, case["text"]
+                assert case["text"] in DISAGREES, (path.name, case["text"])
             exact += result == "exact"
             total += 1
-    assert total > 800 and exact / total > 0.96
+    assert total > 1100 and exact / total > 0.96

@@ -298,12 +298,26 @@ def _range_at(
     return Tok("RANGE", text, low.start, high.end, pair[0] * 100 + pair[1]), 3
 
 
+def _prefix_sign(toks: list[Tok], i: int) -> bool:
+    """A currency sign written against the number after it ("£5", "€ 5" is not)."""
+    tok, after = toks[i], toks[i + 1] if i + 1 < len(toks) else None
+    return (
+        tok.type == "CURRENCY"
+        and not tok.text.isalpha()
+        and after is not None
+        and after.type == "NUMBER"
+        and after.start == tok.end
+    )
+
+
 def _merge(toks: list[Tok]) -> list[Tok]:
     """Join a number and its currency into MONEY, a number and PIECES into PIECE_COUNT."""
     out: list[Tok] = []
-    for tok in toks:
+    for i, tok in enumerate(toks):
         prev = out[-1] if out else None
-        if prev is not None and prev.type == "NUMBER" and tok.type in ("CURRENCY", "PIECES"):
+        if _prefix_sign(toks, i) and prev is not None and prev.end < tok.start:
+            out.append(tok)  # "17 £5": the sign is the 5's, written before it
+        elif prev is not None and prev.type == "NUMBER" and tok.type in ("CURRENCY", "PIECES"):
             kind = "MONEY" if tok.type == "CURRENCY" else "PIECE_COUNT"
             out[-1] = prev._replace(type=kind, text=f"{prev.text} {tok.text}", end=tok.end)
         elif (

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -46,6 +47,18 @@ from .draft import (
 from .place import Placing
 
 
+def _one_number_in_parts(a: int, b: int) -> bool:
+    """Whether two numbers said one after the other may be one number said in parts,
+    twice or the wrong way round: "uno nove" (19?), "dix dix-sept" (17 said again?),
+    "three thirty" or "deux vingt" (33, 22 the wrong way round?), "dix-sept sept"."""
+    return (
+        (a < 10 and b < 10 and a * 10 + b <= 36)
+        or (a % 10 == 0 and a < b < a + 10)
+        or (b % 10 == 0 and b >= 10 and 0 < a < 10 and a + b <= 36)
+        or (a > 10 and b < 10 and a % 10 == b)
+    )
+
+
 class Assembler(AroundCalls):
     """Runs the rules of the module docstring over one element list."""
 
@@ -87,7 +100,7 @@ class Assembler(AroundCalls):
 
         :raises AnnouncementError: pieces that cannot go together.
         """
-        for el in elements:
+        for el in self._counts_on(elements):
             if isinstance(el, Nums):
                 said = self.text[el.start : el.end]
                 digits = said.isdigit() or not any(c.isalpha() for c in said)
@@ -127,7 +140,7 @@ class Assembler(AroundCalls):
             else:
                 self._numbers(el)
             self.last_sep = None
-            forward = isinstance(el, StakeEl) and el.kind == "forward"
+            forward = isinstance(el, StakeEl) and (el.kind == "forward" or el.lead)
             self.after_stake = isinstance(el, StakeEl | CheckEl | PiecesEl) and not forward
         self._refuse_juxtaposed()
         if self.said_times is not None:
@@ -147,6 +160,21 @@ class Assembler(AroundCalls):
             raise StakeError(
                 message("forward_of_which", word=self.forward.text), column=self.forward.start
             )
+
+    def _counts_on(self, elements: list[Element]) -> list[Element]:
+        """ "3 pièces sur le 17", "two chips on 17": a count of pieces said on a bet is its
+        stake in all, at the house's piece value, for the bet that follows (the calls it
+        leads to must divide it, as for "pour 60 sur le tiers")."""
+        out: list[Element] = []
+        for el in elements:
+            count = out[-1] if out else None
+            if isinstance(el, LinkEl) and el.kind == "on" and isinstance(count, PiecesEl):
+                amount = count.count * self.house.piece_value
+                text = f"{count.text} {el.text}"
+                out[-1] = StakeEl("total", amount, text, count.start, el.start, lead=True)
+                continue
+            out.append(el)
+        return out
 
     def _refuse_juxtaposed(self) -> None:
         """Two bets side by side are a list only when "et" comes before the last one."""
@@ -357,11 +385,21 @@ class Assembler(AroundCalls):
             end - 1,
         )
 
-    @staticmethod
-    def _spoken_together(nums: Nums | None) -> bool:
-        """Several numbers with nothing between ("dix dix sept", "28 1"): as neighbours'
-        centres they may be a number heard in two parts, or a count out of place."""
-        return nums is not None and len(nums.numbers) > 1
+    def _spoken_together(self, nums: Nums | None) -> bool:
+        """Several numbers with nothing between, as neighbours' centres, that may not be a
+        list: number words that group another way ("dix sept vingt": 17 and 20, or 10, 7
+        and 20?), a number said digit by digit ("uno nove": 1 and 9, or 19?), one heard in
+        two parts ("dix dix-sept": 10 and 17, or 17 said again?) or a count out of place
+        ("28 2 et les voisins").  Others are a list, as a recogniser writes "9, 14 and
+        the neighbours": "nine fourteen and the neighbours"."""
+        if nums is None or len(nums.numbers) < 2:
+            return False
+        if len(self.text[nums.start : nums.end].split()) != len(nums.numbers):
+            return True  # a number of several words ("dix sept vingt": 17, 20 or 10, 7, 20?)
+        pairs = itertools.pairwise(nums.numbers)
+        return any(_one_number_in_parts(a, b) for a, b in pairs) or (
+            nums.numbers[-1] <= self.house.neighbours_max
+        )
 
     def _neighbours(self, el: NeighboursEl) -> None:
         run = self._number_run()
