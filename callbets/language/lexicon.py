@@ -43,6 +43,8 @@ sre_parse: Any = importlib.import_module("re._parser")
 sre_c: Any = importlib.import_module("re._constants")
 
 NUMBER_WORD = re.compile(r"N(\d+)$")
+MONEY_WORD = re.compile(r"MONEY(\d+)$")
+"""An amount and its currency in one word ("a fiver"): the name is the amount."""
 JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
 TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL", "VOISINS_ALONE", "SERIE_ALONE", "TYPED")
 ARTICLE = "ARTICLE"
@@ -265,7 +267,7 @@ class Lexicon:
 
     @staticmethod
     def _value(name: str) -> int | None:
-        number = NUMBER_WORD.match(name)
+        number = NUMBER_WORD.match(name) or MONEY_WORD.match(name)
         return int(number.group(1)) if number else None
 
     def _single(self, word: Word, text: str) -> Iterator[Tok]:

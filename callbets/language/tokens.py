@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from ..errors import AmbiguousError, StakeError, UnrecognizedError
 from ..messages import said as message
 from ..roulette.layout import from_pair
-from .lexicon import ARTICLE, BOTH, Lexicon, Tok
+from .lexicon import ARTICLE, BOTH, MONEY_WORD, Lexicon, Tok
 
 MAX_AMOUNT = 1_000_000
 """The largest amount a number word or a digit run may say; the table's limits are far
@@ -213,6 +213,15 @@ def _plural_before_number(toks: Sequence[Tok], i: int) -> None:
         )
 
 
+def _typed(tok: Tok) -> Tok:
+    """Digits are a ``NUMBER``; a ``MONEY<value>`` word ("a tenner") is a ``MONEY`` amount."""
+    if tok.type == "DIGITS":
+        return tok._replace(type="NUMBER")
+    if MONEY_WORD.match(tok.type):
+        return tok._replace(type="MONEY")
+    return tok
+
+
 def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok, ...]:
     """The token list with ranges, money, counts and amounts made, and separators checked.
 
@@ -220,7 +229,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     :raises UnrecognizedError: a separator or link at the start or the end.
     :raises AmbiguousError: ``1 à 18`` without "de": a range, or the 1 at 18 a piece?
     """
-    out = [t._replace(type="NUMBER") if t.type == "DIGITS" else t for t in toks]
+    out = [_typed(t) for t in toks]
     for t in out:
         if t.value is not None and t.value > MAX_AMOUNT:
             most = f"{MAX_AMOUNT:,}".replace(",", " ")
@@ -258,7 +267,7 @@ def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
             continue
         tok, used = found
         if tok.type == "SLASH":  # "sestina dal 19 al 24": the numbers of one position
-            if out and out[-1].type == "RANGE_FROM":
+            if out and _role(out[-1], lexicon, "RANGE_FROM"):
                 out.pop()
             out.extend((toks[i], tok))
             i += 2
@@ -268,6 +277,23 @@ def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
         out.append(tok)
         i += used
     return out
+
+
+_PAIRED_WORDS = frozenset({"SPLIT", "STREET", "CORNER", "SIXLINE"})
+"""Position words that may be followed by their first and last numbers."""
+_STAKE_WORDS = frozenset(
+    {"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX", "EACH", "IN_ALL", "EQUALS", "CURRENCY"}
+)
+"""Words that make a number after them (or before them) a stake."""
+
+
+def _position_named(toks: list[Tok], i: int, lexicon: Lexicon, pair: tuple[int, int]) -> bool:
+    """ "le carré 8 à 12", "sixain de 13 à 18": a position word, then the first and last
+    numbers of a position (whose kind the word must then match)."""
+    j = i - 1
+    if j >= 0 and _role(toks[j], lexicon, "RANGE_FROM"):
+        j -= 1
+    return j >= 0 and toks[j].type in _PAIRED_WORDS and from_pair(*pair) is not None
 
 
 def _range_at(
@@ -281,6 +307,15 @@ def _range_at(
     if pair not in RANGES:
         if link.type == "RANGE_TO":  # "street 28 to 30": the numbers of one position
             return link._replace(type="SLASH"), 1
+        if _role(link, lexicon, "RANGE_TO") and _position_named(toks, i, lexicon, pair):
+            if not any(t.type in _STAKE_WORDS for t in toks[i + 3 :]):
+                said = f"{low.text} {link.text} {high.text}"  # "transversale 13 à 15": 13 at 15?
+                raise AmbiguousError(
+                    message("position_or_stake", said=said, low=low.value, high=high.value),
+                    [],
+                    column=low.start,
+                )
+            return link._replace(type="SLASH"), 1  # "le carré 8 à 12 à 5"
         return None
     if link.type == "SLASH":
         if from_pair(*pair) is not None:  # never: no range is a position

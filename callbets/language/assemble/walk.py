@@ -36,6 +36,7 @@ from .draft import (
     ORDINALS,
     OUTSIDE,
     PAIRED,
+    POSITION_WORDS,
     Check,
     Draft,
     Question,
@@ -45,6 +46,40 @@ from .draft import (
     start_of,
 )
 from .place import Placing
+
+
+def _pauses_dropped(elements: list[Element]) -> list[Element]:
+    """ "En plein, le 23 à 50", "à cheval, 17/20": a comma between a position word said
+    first (see :func:`_said_first`) and its numbers is a pause."""
+    out: list[Element] = []
+    for i, el in enumerate(elements):
+        before = elements[i - 1] if i else None
+        after = elements[i + 1] if i + 1 < len(elements) else None
+        if (
+            isinstance(el, Sep)
+            and el.kind == "comma"
+            and isinstance(before, WordEl)
+            and before.concept in POSITION_WORDS | {"finale"}
+            and isinstance(after, Nums)
+            and _said_first(elements, i - 1)
+        ):
+            continue
+        out.append(el)
+    return out
+
+
+def _said_first(elements: list[Element], i: int) -> bool:
+    """Whether the words ending at ``i`` start the announcement or follow "et" or a stake:
+    after a comma they may qualify the call before ("tiers, en plein, le 17")."""
+    start = i
+    while start > 0 and isinstance(elements[start - 1], WordEl):
+        start -= 1
+    before = elements[start - 1] if start else None
+    return (
+        before is None
+        or isinstance(before, StakeEl)
+        or (isinstance(before, Sep) and before.kind == "and")
+    )
 
 
 def _one_number_in_parts(a: int, b: int) -> bool:
@@ -100,7 +135,7 @@ class Assembler(AroundCalls):
 
         :raises AnnouncementError: pieces that cannot go together.
         """
-        for el in self._counts_on(elements):
+        for el in self._counts_on(_pauses_dropped(elements)):
             if isinstance(el, Nums):
                 said = self.text[el.start : el.end]
                 digits = said.isdigit() or not any(c.isalpha() for c in said)
@@ -481,7 +516,7 @@ class Assembler(AroundCalls):
 
     def _stake(self, el: StakeEl) -> None:
         self._refuse_stutter(el)
-        if not self.drafts and el.kind in ("piece", "total") and self.forward is None:
+        if not self.drafts and el.kind in ("piece", "total", "money") and self.forward is None:
             el = replace(el, lead=True)  # "par cinq les voisins": for what follows
         if el.kind == "forward" or el.lead:
             self.forward, self.current = el, None
