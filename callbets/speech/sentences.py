@@ -59,13 +59,13 @@ LATE_CALLS: tuple[tuple[str, ...], ...] = (
     ("#n", "WITH_SPLITS"), ("#times", "TIMES", "ARTICLE?", "VOISINS"),
     ("ARTICLE?", "TIERS", "#times", "TIMES"), ("#n", "#times", "TIMES"),
     ("ARTICLE?", "TIERS", "ALSO"), ("ALSO", "ARTICLE?", "ORPHELINS"),
-    ("ARTICLE?", "DOUBLE_ZERO"),
+    ("ARTICLE?", "DOUBLE_ZERO"), ("MONEY5", "ON", "RED"), ("BLACK", "MONEY10"),
 )  # fmt: skip
 """Shapes the parser learnt after the model's decision thresholds were calibrated (a
-number with its splits, "deux fois", "aussi", and the double zero, heard so that it is
-refused rather than misheard as the zero).  They are drawn on their own
-(:func:`late_sentences`), so that the sentences drawn before stay the same and the
-calibrated model moves as little as it can."""
+number with its splits, "deux fois", "aussi", the double zero, heard so that it is
+refused rather than misheard as the zero, and English "a fiver", "a tenner").  They
+are drawn on their own (:func:`late_sentences`), so that the sentences drawn before
+stay the same and the calibrated model moves as little as it can."""
 
 STAKES: tuple[tuple[str, ...], ...] = (
     ("PIECE_PREFIX", "#amount"), ("#amount", "EACH"), ("TOTAL_PREFIX", "#amount"),
