@@ -36,7 +36,6 @@ from .draft import (
     ORDINALS,
     OUTSIDE,
     PAIRED,
-    POSITION_WORDS,
     Check,
     Draft,
     Question,
@@ -46,40 +45,7 @@ from .draft import (
     start_of,
 )
 from .place import Placing
-
-
-def _pauses_dropped(elements: list[Element]) -> list[Element]:
-    """ "En plein, le 23 à 50", "à cheval, 17/20": a comma between a position word said
-    first (see :func:`_said_first`) and its numbers is a pause."""
-    out: list[Element] = []
-    for i, el in enumerate(elements):
-        before = elements[i - 1] if i else None
-        after = elements[i + 1] if i + 1 < len(elements) else None
-        if (
-            isinstance(el, Sep)
-            and el.kind == "comma"
-            and isinstance(before, WordEl)
-            and before.concept in POSITION_WORDS | {"finale"}
-            and isinstance(after, Nums)
-            and _said_first(elements, i - 1)
-        ):
-            continue
-        out.append(el)
-    return out
-
-
-def _said_first(elements: list[Element], i: int) -> bool:
-    """Whether the words ending at ``i`` start the announcement or follow "et" or a stake:
-    after a comma they may qualify the call before ("tiers, en plein, le 17")."""
-    start = i
-    while start > 0 and isinstance(elements[start - 1], WordEl):
-        start -= 1
-    before = elements[start - 1] if start else None
-    return (
-        before is None
-        or isinstance(before, StakeEl)
-        or (isinstance(before, Sep) and before.kind == "and")
-    )
+from .regroup import regrouped
 
 
 def _one_number_in_parts(a: int, b: int) -> bool:
@@ -135,7 +101,7 @@ class Assembler(AroundCalls):
 
         :raises AnnouncementError: pieces that cannot go together.
         """
-        for el in self._counts_on(_pauses_dropped(elements)):
+        for el in regrouped(elements, self.house.piece_value):
             if isinstance(el, Nums):
                 said = self.text[el.start : el.end]
                 digits = said.isdigit() or not any(c.isalpha() for c in said)
@@ -195,21 +161,6 @@ class Assembler(AroundCalls):
             raise StakeError(
                 message("forward_of_which", word=self.forward.text), column=self.forward.start
             )
-
-    def _counts_on(self, elements: list[Element]) -> list[Element]:
-        """ "3 pièces sur le 17", "two chips on 17": a count of pieces said on a bet is its
-        stake in all, at the house's piece value, for the bet that follows (the calls it
-        leads to must divide it, as for "pour 60 sur le tiers")."""
-        out: list[Element] = []
-        for el in elements:
-            count = out[-1] if out else None
-            if isinstance(el, LinkEl) and el.kind == "on" and isinstance(count, PiecesEl):
-                amount = count.count * self.house.piece_value
-                text = f"{count.text} {el.text}"
-                out[-1] = StakeEl("total", amount, text, count.start, el.start, lead=True)
-                continue
-            out.append(el)
-        return out
 
     def _refuse_juxtaposed(self) -> None:
         """Two bets side by side are a list only when "et" comes before the last one."""

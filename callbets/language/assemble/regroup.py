@@ -1,0 +1,63 @@
+"""Elements said together that are one thing, put together before the calls are walked:
+a count of pieces said on a bet is its stake ("3 pièces sur le 17"), and a comma after a
+position word said first is a pause before its numbers ("En plein, le 23 à 50")."""
+
+from __future__ import annotations
+
+from ..transform import Element, LinkEl, Nums, PiecesEl, Sep, StakeEl, WordEl
+from .draft import POSITION_WORDS
+
+
+def regrouped(elements: list[Element], piece_value: int) -> list[Element]:
+    """The elements with the pauses dropped and the counts said on a bet made stakes."""
+    return _counts_on(_pauses_dropped(elements), piece_value)
+
+
+def _counts_on(elements: list[Element], piece_value: int) -> list[Element]:
+    """ "3 pièces sur le 17", "two chips on 17": a count of pieces said on a bet is its
+    stake in all, at the house's piece value, for the bet that follows (the calls it
+    leads to must divide it, as for "pour 60 sur le tiers")."""
+    out: list[Element] = []
+    for el in elements:
+        count = out[-1] if out else None
+        if isinstance(el, LinkEl) and el.kind == "on" and isinstance(count, PiecesEl):
+            text = f"{count.text} {el.text}"
+            amount = count.count * piece_value
+            out[-1] = StakeEl("total", amount, text, count.start, el.start, lead=True)
+            continue
+        out.append(el)
+    return out
+
+
+def _pauses_dropped(elements: list[Element]) -> list[Element]:
+    """ "En plein, le 23 à 50", "à cheval, 17/20": a comma between a position word said
+    first (see :func:`_said_first`) and its numbers is a pause."""
+    out: list[Element] = []
+    for i, el in enumerate(elements):
+        before = elements[i - 1] if i else None
+        after = elements[i + 1] if i + 1 < len(elements) else None
+        if (
+            isinstance(el, Sep)
+            and el.kind == "comma"
+            and isinstance(before, WordEl)
+            and before.concept in POSITION_WORDS | {"finale"}
+            and isinstance(after, Nums)
+            and _said_first(elements, i - 1)
+        ):
+            continue
+        out.append(el)
+    return out
+
+
+def _said_first(elements: list[Element], i: int) -> bool:
+    """Whether the words ending at ``i`` start the announcement or follow "et" or a stake:
+    after a comma they may qualify the call before ("tiers, en plein, le 17")."""
+    start = i
+    while start > 0 and isinstance(elements[start - 1], WordEl):
+        start -= 1
+    before = elements[start - 1] if start else None
+    return (
+        before is None
+        or isinstance(before, StakeEl)
+        or (isinstance(before, Sep) and before.kind == "and")
+    )
