@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 from lark import Lark, Token
 from lark.common import LexerConf
 from lark.lexer import Lexer
+from lark.parsers.lalr_analysis import Shift
 from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
 from .._resources import grammar_dir
@@ -116,12 +117,24 @@ class Language:
 
         :raises lark.exceptions.UnexpectedToken: the tokens do not form an announcement.
         """
+        tokens = self.to_lark(toks)
+        types = tuple(t.type for t in toks)
+        if types not in self._moves:
+            if len(self._moves) >= MAX_SHAPES:
+                self._moves.clear()
+            self._moves[types] = lalr_moves(self._start, types)
+        moves = self._moves[types]
+        if moves is not None:
+            return replay(moves, tokens)
         state = ParserState(self._start, None)  # type: ignore[arg-type]  # fed below, no lexer
-        last = None
-        for last in self.to_lark(toks):
-            state.feed_token(last)
-        end = Token.new_borrow_pos("$END", "", last) if last else Token("$END", "", 0, 1, 1)
+        for token in tokens:
+            state.feed_token(token)  # raises where the tokens stop fitting
+        end = Token.new_borrow_pos("$END", "", tokens[-1]) if tokens else Token("$END", "")
         return state.feed_token(end, True)
+
+    @cached_property
+    def _moves(self) -> dict[tuple[str, ...], Moves | None]:
+        return {}
 
     @cached_property
     def _start(self) -> ParseConf[Any]:
@@ -132,6 +145,57 @@ class Language:
     def introduced(self) -> frozenset[str]:
         """Terminals an article may stand before: the bet words and ``NEIGHBOURS``."""
         return _word_terminals(self.parser) | {"NEIGHBOURS"}
+
+
+MAX_SHAPES = 4096
+"""Sequences of token types whose parser moves are kept (a table hears a few hundred)."""
+
+Moves = tuple[tuple[int, Callable[[list[Any]], Any]] | None, ...]
+"""The LALR parser's moves over one sequence of token types: ``None`` shifts the next
+token, ``(size, callback)`` reduces the last ``size`` values with the rule's callback."""
+
+
+def lalr_moves(conf: ParseConf[Any], types: tuple[str, ...]) -> Moves | None:
+    """The moves Lark's LALR parse table makes over ``types`` then the end, or None when
+    they do not form an announcement.  The moves depend on the token types only, so an
+    announcement of a shape already heard is parsed by replaying them
+    (:func:`replay`), without walking the table again."""
+    states, stack = conf.states, [conf.start_state]
+    moves: list[tuple[int, Callable[[list[Any]], Any]] | None] = []
+    for kind in (*types, "$END"):
+        while True:
+            action = states[stack[-1]].get(kind)
+            if action is None:
+                return None
+            step, arg = action
+            if step is Shift:
+                stack.append(arg)
+                moves.append(None)
+                break
+            size = len(arg.expansion)
+            if size:
+                del stack[-size:]
+            moves.append((size, conf.callbacks[arg]))
+            stack.append(states[stack[-1]][arg.origin.name][1])
+            if kind == "$END" and stack[-1] == conf.end_state:
+                return tuple(moves)
+    return None  # never reached: the end is not shifted
+
+
+def replay(moves: Moves, tokens: list[Token]) -> Any:
+    """What the parser builds from ``tokens`` by the moves :func:`lalr_moves` found."""
+    values: list[Any] = []
+    feed = iter(tokens)
+    for move in moves:
+        if move is None:
+            values.append(next(feed))
+            continue
+        size, callback = move
+        args = values[-size:] if size else []
+        if size:
+            del values[-size:]
+        values.append(callback(args))
+    return values[-1]
 
 
 VALUED = frozenset({"NUMBER", "AMOUNT", "COUNT", "MONEY", "PIECE_COUNT", "REPEAT"})
