@@ -241,9 +241,10 @@ class Lexicon:
 
         :raises UnrecognizedError: a word that is not in the language.
         """
+        texts = [w.text for w in words]
         i = 0
         while i < len(words):
-            match = self._longest(words, i)
+            match = self._longest(texts, i)
             if match is None:
                 for tok in self._single(words[i], text):
                     yield tok._replace(joined=words[i].joined)
@@ -251,18 +252,17 @@ class Lexicon:
                 continue
             name, n = match
             if name not in self.ignored and (articles or name not in CHECKED_FILLERS):
-                span = " ".join(w.text for w in words[i : i + n])
+                span = " ".join(texts[i : i + n])
                 start, end = words[i].start, words[i + n - 1].end
                 yield Tok(name, span, start, end, self._value(name), joined=words[i].joined)
             i += n
 
-    def _longest(self, words: list[Word], i: int) -> tuple[str, int] | None:
-        for n in self.lengths.get(words[i].text, ()):
-            if i + n > len(words):
-                continue
-            name = self.phrases.get(tuple(w.text for w in words[i : i + n]))
-            if name is not None:
-                return name, n
+    def _longest(self, texts: list[str], i: int) -> tuple[str, int] | None:
+        for n in self.lengths.get(texts[i], ()):
+            if i + n <= len(texts):
+                name = self.phrases.get(tuple(texts[i : i + n]))
+                if name is not None:
+                    return name, n
         return None
 
     @staticmethod

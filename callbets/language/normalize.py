@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from ..errors import IllegalBetError, StakeError, UnrecognizedError
 from ..messages import said
@@ -36,7 +36,8 @@ _WORD = re.compile(
   | (?P<sign>-(?=\s*\d))             # -5: a sign, never part of a bet
   | (?P<comma>[,;\n])               # a new line separates like a comma
   | (?P<symbol>[&+=€£$×])
-  | (?P<skip>[\s\-.!?:"()\[\]'])
+  | (?P<hyphen>-)                   # dix-sept, or a hyphen cut off a word
+  | (?P<skip>(?:[^\S\n]|[.!?:"()\[\]'])+)   # spaces and punctuation: one match a run
   | (?P<other>.)
     """,
     re.VERBOSE,
@@ -47,9 +48,9 @@ _SIGNS = {"slash": "/", "comma": ",", "times": "×"}
 """The word a sign stands for: ``5-8`` is ``5/8``, a new line a comma, ``26x5`` ``26 × 5``."""
 
 
-@dataclass(frozen=True)
-class Word:
-    """One word of normalised text and where it came from."""
+class Word(NamedTuple):
+    """One word of normalised text and where it came from (a named tuple: made by the
+    dozen for every announcement)."""
 
     text: str
     """The normalised word (``"zero"``, ``"17"``, ``"/"``)."""
@@ -77,6 +78,9 @@ def fold(text: str) -> str:
 def _folded_with_origins(text: str) -> tuple[str, list[int]]:
     if text.isascii() and "`" not in text:  # the common case: nothing to fold but case
         return text.lower(), list(range(len(text) + 1))
+    parts = list(map(fold_char, text))
+    if set(map(len, parts)) == {1}:  # each character folded to one ("zéro"): same places
+        return "".join(parts), list(range(len(text) + 1))
     out: list[str] = []
     origin: list[int] = []
     for i, c in enumerate(text):
@@ -149,8 +153,10 @@ def words(text: str) -> list[Word]:
     out: list[Word] = []
     for m in _WORD.finditer(folded):
         kind = m.lastgroup
-        start, end = m.start(), m.end()
         if kind == "skip":
+            continue
+        start, end = m.start(), m.end()
+        if kind == "hyphen":
             _check_hyphen(folded, start, text, origin)
             continue
         if kind == "other":
