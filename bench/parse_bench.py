@@ -4,8 +4,9 @@ lines through `callbets parse --jsonl`, per language.
 Reports rates and ratios, not pass/fail timings.  Run: python bench/parse_bench.py
 
 `--against CHECKOUT` times another checkout (a git worktree of an older commit, say) on
-the same announcements, alternating runs of the two, and prints medians and ratios: the
-machine's speed varies from day to day, so only runs side by side compare versions.
+the same announcements, the two taking turns, and prints medians and the median of the
+paired ratios: the machine's speed varies from day to day and minute to minute, so only
+runs side by side compare versions.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from callbets import AnnouncementError, parse
 
-ROOT = Path(os.environ.get("CALLBETS_BENCH_CORPUS_ROOT", Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.jsonl"))
 SAMPLE = ROOT.parent / "shared" / "corpus" / "sample.jsonl"
 
@@ -41,15 +42,8 @@ def announcements() -> dict[str, list[str]]:
 
 def cold_start(lang: str, runs: int = 5) -> float:
     """Median seconds for a fresh `python -m callbets parse` of one announcement."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "callbets", "parse", "--lang", lang, "--json", "tiers à 5"],
-            capture_output=True, check=False,
-        )  # fmt: skip
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    args = ["parse", "--lang", lang, "--json", "tiers à 5"]
+    return statistics.median(_timed(ROOT, args) for _ in range(runs))
 
 
 def rate(lang: str, texts: list[str], seconds: float = 2.0) -> float:
@@ -70,12 +64,8 @@ def jsonl_rate(lang: str, texts: list[str], cold: float, lines: int = 5000) -> f
     """Lines per second through one `callbets parse --jsonl` process, its start-up (the
     cold start of one announcement) taken out."""
     feed = "\n".join(texts[i % len(texts)] for i in range(lines)) + "\n"
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "callbets", "parse", "--jsonl", "--lang", lang],
-        input=feed.encode(), capture_output=True, check=False,
-    )  # fmt: skip
-    return lines / max(time.perf_counter() - start - cold, 1e-9)
+    took = _timed(ROOT, ["parse", "--jsonl", "--lang", lang], feed.encode())
+    return lines / max(took - cold, 1e-9)
 
 
 def figures() -> dict[str, dict[str, float]]:
@@ -92,36 +82,101 @@ def figures() -> dict[str, dict[str, float]]:
     return out
 
 
-def figures_of(checkout: Path) -> dict[str, dict[str, float]]:
-    """:func:`figures` for the callbets of another checkout, on this checkout's corpus."""
-    env = {**os.environ, "PYTHONPATH": str(checkout), "CALLBETS_BENCH_CORPUS_ROOT": str(ROOT)}
+WORKER = """
+import contextlib, json, sys, time
+from callbets import AnnouncementError, parse
+texts = json.loads(sys.argv[1])
+def one(lang):
+    for text in texts[lang]:
+        with contextlib.suppress(AnnouncementError):
+            parse(text, lang)
+for lang in texts:
+    one(lang)
+print("ready", flush=True)
+for lang in sys.stdin:
+    start = time.perf_counter()
+    one(lang.strip())
+    print(time.perf_counter() - start, flush=True)
+"""
+"""A process that parses one language's announcements each time it is asked, and says
+how long it took: two of them, one per checkout, take turns."""
+
+
+def _env(checkout: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # each start reads compiled sources, as installed
-    proc = subprocess.run(
-        [sys.executable, __file__, "--json"], env=env, capture_output=True, text=True, check=True
-    )
-    result: dict[str, dict[str, float]] = json.loads(proc.stdout)
-    return result
+    return env
+
+
+def _timed(checkout: Path, args: list[str], feed: bytes | None = None) -> float:
+    """Seconds for one ``python -m callbets`` of ``checkout`` (run from its folder, so
+    that it is that checkout's callbets that starts)."""
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "callbets", *args], input=feed, capture_output=True,
+        check=False, cwd=checkout, env=_env(checkout),
+    )  # fmt: skip
+    return time.perf_counter() - start
 
 
 def compare(other: Path, rounds: int) -> None:
-    """Alternate runs of this checkout and ``other``; print medians and ratios."""
-    runs: dict[str, list[dict[str, dict[str, float]]]] = {"this": [], "other": []}
+    """Take turns between this checkout and ``other`` (the first to go alternates), on
+    this checkout's announcements; print medians and the median of the paired ratios."""
+    texts = announcements()
+    workers = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", WORKER, json.dumps(texts)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=checkout,
+            env=_env(checkout),
+        )
+        for name, checkout in (("other", other), ("this", ROOT))
+    }
+    for worker in workers.values():
+        assert worker.stdout is not None and worker.stdout.readline().strip() == "ready"
+    seen: dict[tuple[str, str, str], list[float]] = {}
     for n in range(rounds):
-        for name, checkout in (("other", other), ("this", ROOT)):
-            runs[name].append(figures_of(checkout))
-            print(f"round {n + 1}/{rounds}: {name} done", file=sys.stderr, flush=True)
-    print(f"medians of {rounds} alternating runs; this = {ROOT}, other = {other}")
-    print("lang  measure           other     this  this/other")
-    for lang in runs["this"][0]:
+        order = [("other", other), ("this", ROOT)][:: 1 if n % 2 == 0 else -1]
+        for lang, said in texts.items():
+            feed = ("\n".join(said[i % len(said)] for i in range(2000)) + "\n").encode()
+            for name, checkout in order:
+                worker = workers[name]
+                assert worker.stdin is not None and worker.stdout is not None
+                worker.stdin.write(lang + "\n")
+                worker.stdin.flush()
+                parsed = len(said) / float(worker.stdout.readline())
+                cold = _timed(checkout, ["parse", "--lang", lang, "--json", "tiers à 5"])
+                lines = 2000 / max(
+                    _timed(checkout, ["parse", "--jsonl", "--lang", lang], feed) - cold, 1e-9
+                )
+                for key, value in (("cold", cold), ("rate", parsed), ("jsonl", lines)):
+                    seen.setdefault((name, lang, key), []).append(value)
+        print(f"round {n + 1}/{rounds} done", file=sys.stderr, flush=True)
+    for worker in workers.values():
+        worker.terminate()
+    _print_comparison(seen, texts, other, rounds)
+
+
+def _print_comparison(
+    seen: dict[tuple[str, str, str], list[float]], texts: dict[str, list[str]],
+    other: Path, rounds: int,
+) -> None:  # fmt: skip
+    print(f"{rounds} rounds taking turns; this = {ROOT}, other = {other}")
+    print("lang  measure            other      this   this is (median of paired ratios)")
+    for lang in texts:
         for key, label in (
             ("cold", "cold start (s)"),
             ("rate", "parses/s"),
             ("jsonl", "--jsonl lines/s"),
         ):
-            a = statistics.median(r[lang][key] for r in runs["other"])
-            b = statistics.median(r[lang][key] for r in runs["this"])
-            better = a / b if key == "cold" else b / a  # > 1: this checkout is faster
-            print(f"{lang:4}  {label:15} {a:8.3f} {b:8.3f}  {better:8.2f}x faster")
+            a, b = seen[("other", lang, key)], seen[("this", lang, key)]
+            pairs = [x / y if key == "cold" else y / x for x, y in zip(a, b, strict=True)]
+            print(
+                f"{lang:4}  {label:15} {statistics.median(a):9.3f} {statistics.median(b):9.3f}"
+                f"   {statistics.median(pairs):.2f}x as fast"
+            )
 
 
 def main() -> None:
@@ -129,9 +184,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--against", metavar="CHECKOUT", type=Path,
-        help="also time another checkout, alternating runs, and print ratios",
+        help="also time another checkout, taking turns with this one, and print ratios",
     )  # fmt: skip
-    ap.add_argument("--rounds", type=int, default=3, help="alternating runs (default 3)")
+    ap.add_argument("--rounds", type=int, default=7, help="turns each (default 7)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
     if args.against:
