@@ -48,6 +48,18 @@ from .place import Placing
 from .regroup import regrouped
 
 
+def _zero_then_in_full(draft: Draft, el: Nums) -> bool:
+    """ "zero street 0/2/3", "zéro cheval 0/1": a position of the zero named by the zero,
+    then by its numbers in full, which start with the zero."""
+    return (
+        draft.nums is not None
+        and draft.nums.numbers == (0,)
+        and draft.head in PAIRED
+        and len(el.numbers) > 1
+        and el.numbers[0] == 0
+    )
+
+
 def _one_number_in_parts(a: int, b: int) -> bool:
     """Whether two numbers said one after the other may be one number said in parts,
     twice or the wrong way round: "uno nove" (19?), "dix dix-sept" (17 said again?),
@@ -302,6 +314,8 @@ class Assembler(AroundCalls):
             self._new(el.start).nums = el
             if before is not None:
                 self.repeats.append((before, self.drafts[-1]))
+        elif _zero_then_in_full(cur, el):
+            cur.nums = el  # "zero street 0/2/3": the zero named, then the numbers in full
         elif cur.wants_numbers(el):
             if cur.neighbours is not None and self._spoken_together(el):
                 said = " ".join(map(str, el.numbers))
