@@ -109,7 +109,7 @@ def finite_strings(pattern: str) -> list[str] | None:
 
 def phrase_words(phrase: str) -> tuple[str, ...]:
     """Split a grammar string the way input is split: ``"dell'otto"`` → ``("dell'", "otto")``."""
-    return tuple(re.findall(r"\d+[a-z]+|\d+|[a-z]+'?|[/,&+=€£$×]", phrase))
+    return tuple(re.findall(r"\d+[a-z]+|\d+|[a-z]+'?|[/,&+=€£$×@]", phrase))
 
 
 def spoken_form(words: tuple[str, ...]) -> bool:

@@ -2,7 +2,7 @@
 
 Case, accents, apostrophe styles, hyphens and punctuation are folded away so that the
 grammar is written in one small alphabet: lowercase ``a-z``, digits, ``/``, ``,``,
-``'``, ``&``, ``+``, ``=``, ``×`` and the currency signs ``€ £ $``.  A minus sign before a
+``'``, ``&``, ``+``, ``=``, ``×``, ``@`` and the currency signs ``€ £ $``.  A minus sign before a
 number is refused: no amount or number is negative.  Every word keeps the span it came
 from in the original text, so errors can point at it.
 """
@@ -35,7 +35,7 @@ _WORD = re.compile(
   | (?P<slash>/|(?<=\d)\s*-\s*(?=\d))   # 5/8 and 5-8
   | (?P<sign>-(?=\s*\d))             # -5: a sign, never part of a bet
   | (?P<comma>[,;\n])               # a new line separates like a comma
-  | (?P<symbol>[&+=€£$×])
+  | (?P<symbol>[&+=€£$×@])
   | (?P<hyphen>-)                   # dix-sept, or a hyphen cut off a word
   | (?P<skip>(?:[^\S\n]|[.!?:"()\[\]'])+)   # spaces and punctuation: one match a run
   | (?P<other>.)

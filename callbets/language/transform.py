@@ -129,6 +129,11 @@ class StakeEl:
     end: int
     lead: bool = False
     """Said before any bet, for the bets that follow ("par cinq les voisins")."""
+    together: bool = False
+    """A total said "in all" ("60 en tout", "ça fait 60"): for every call it covers
+    together, never for each."""
+    for_each: bool = False
+    """A stake said "for N each" ("pour 60 chacun"): N a piece, or N for each call?"""
 
 
 WRITTEN = "_WRITTEN"
@@ -230,7 +235,10 @@ class ElementBuilder(Transformer[Token, Any]):
         text = " ".join(str(t) for t in children)
         if int(amount) == 0:
             raise _zero_stake(amount)
-        return StakeEl(kind, int(amount), text, start, end)
+        types = {t.type for t in children}
+        together = "IN_ALL" in types
+        for_each = "TOTAL_PREFIX" in types and "EACH" in types
+        return StakeEl(kind, int(amount), text, start, end, together=together, for_each=for_each)
 
     def per_piece(self, children: list[Token]) -> StakeEl:
         return self._stake("piece", children)

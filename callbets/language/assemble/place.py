@@ -343,9 +343,11 @@ class Placing:
         stake = next((d.stake for d in self.drafts if group_key(d) == key), None)
         if stake is None:
             return self.house.piece_value
+        pieces = sum(k for _, recipe in members for _, k in recipe)
+        if stake.kind in ("piece", "total") and not stake.together:
+            self._ask_each_or_all(stake, members, pieces)
         if stake.kind == "piece":
             return stake.amount
-        pieces = sum(k for _, recipe in members for _, k in recipe)
         if stake.kind == "total" or (pieces == 1 and stake.kind != "piece"):
             if stake.amount % pieces:
                 low = stake.amount // pieces
@@ -363,6 +365,32 @@ class Placing:
             readings.append(f"{said} x{stake.amount // pieces}")
         raise AmbiguousError(
             said_message("piece_or_total", said=stake.text, amount=stake.amount),
+            readings,
+            column=stake.start,
+        )
+
+    def _ask_each_or_all(
+        self, stake: StakeEl, members: list[tuple[Call, Recipe]], pieces: int
+    ) -> None:
+        """ "tiers et jeu zéro pour 60": 60 for both (6 a piece), or 60 each (10 and 15
+        a piece)?  "rouge et pair pour 10": 5 each, or 10 each?  "pour 60 chacun": 60 a
+        piece, or 60 each call?  A total said with "in all" ("60 en tout") is for them
+        all; with one call there is nothing to ask."""
+        if len(members) < 2 or (stake.kind == "piece" and not stake.for_each):
+            return
+        each = [sum(k for _, k in recipe) for _, recipe in members]
+        if stake.kind == "piece" and all(n == 1 for n in each):
+            return  # "red and odd for 5 each": a piece is the whole call
+        if any(stake.amount % n for n in each):
+            return  # no call takes the whole amount: only the one reading, placed or refused
+        calls = [c for c, _ in members]
+        readings = [_notation(calls, [stake.amount // n for n in each])]
+        if stake.kind == "piece":
+            readings.insert(0, _notation(calls, [stake.amount] * len(calls)))
+        elif stake.amount % pieces == 0:
+            readings.insert(0, _notation(calls, [stake.amount // pieces] * len(calls)))
+        raise AmbiguousError(
+            said_message("each_or_all", said=stake.text, amount=stake.amount),
             readings,
             column=stake.start,
         )
@@ -413,3 +441,8 @@ def draft_finales_pair(draft: Draft) -> bool:
     plain = not set(draft.concepts) & {"straight", "split", "horizontal", "vertical"}
     nums = draft.nums.numbers if draft.nums is not None else ()
     return draft.head == "finales" and plain and len(nums) == 2 and not draft.more
+
+
+def _notation(calls: list[Call], units: list[int]) -> str:
+    """Calls at their stakes a piece, in notation (``tiers x10 ; jeu_zero x15``)."""
+    return " ; ".join(f"{c.notation()} x{u}" for c, u in zip(calls, units, strict=True))

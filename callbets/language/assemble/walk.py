@@ -527,7 +527,7 @@ class Assembler(AroundCalls):
             and all(self.drafts[i].stake is None for i in targets)
         ):
             # "les orphelins, ça fait 50": with no stake said, the total is the stake
-            self._stake(StakeEl("total", el.total, el.text, el.start, el.start))
+            self._stake(StakeEl("total", el.total, el.text, el.start, el.start, together=True))
             return
         if not targets:
             raise StakeError(message("stake_of_which", word=el.text), column=el.start)
