@@ -27,8 +27,9 @@ from callbets.console.report import plain
 from callbets.console.session import Session
 from callbets.console.voice import Heard, Listener
 from callbets.console.words import messages
-from callbets.language.readback import replay_name
+from callbets.language.readback import readback, replay_name
 from callbets.language.talk import TableTalk, table_talk
+from callbets.roulette.announcement import parse_notation
 from callbets.roulette.house import find_house
 from callbets.table import Table
 
@@ -519,16 +520,20 @@ def test_every_language_has_every_message_with_the_same_fields() -> None:
 
 
 def test_f6_puts_the_next_legal_reading_in_the_line(tmp_path: Path) -> None:
-    """An uncertain utterance with two legal readings: F6 offers the other one."""
-    blocks = _wav_blocks(FIXTURES / "en" / "00.wav")  # "seventeen and the neighbours by five"
+    """An uncertain utterance with two legal readings ("middle dozen by ten", where the
+    recogniser also hears "two"): F6 puts the second one in the line, Enter places it."""
+    blocks = _wav_blocks(FIXTURES / "en" / "32.wav")
     with listening_console(tmp_path, blocks) as (pipe, out):
         _wait_for(out, "F6: the next reading in the line")
-        assert "2. neighbours 17 x5" in out.getvalue()
+        second = re.search(r"^\s*2\. (.+)$", out.getvalue(), re.MULTILINE)
+        assert second is not None, out.getvalue()
+        chosen = parse_notation(second.group(1).strip(), find_house())
+        said = readback(chosen, "en", find_house())
         pipe.send_text(F6 + ENTER)
-        _wait_for(out, "17 and 2 neighbours, 5 pieces at 5 = 25")
+        _wait_for(out, said.splitlines()[0])
         pipe.send_text(ENTER)
-        _wait_for(out, "✓ red: 17 and 2 neighbours, 5 pieces at 5 = 25 placed")
-    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 25
+        _wait_for(out, f"✓ red: {said.splitlines()[0]} placed")
+    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == chosen.total
 
 
 @pytest.mark.parametrize(
