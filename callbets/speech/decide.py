@@ -136,10 +136,10 @@ def decide(
         return Decision("refuse", why, readings=readings)
     best = legal[0]
     assert best.announcement is not None
-    distinct: dict[str, Announcement] = {}
-    for r in legal:
+    distinct: dict[tuple[tuple[tuple[int, ...], int], ...], Announcement] = {}
+    for r in legal:  # one choice per set of chips ("neighbours 17 n2" is "neighbours 17")
         assert r.announcement is not None
-        distinct.setdefault(r.announcement.notation(), r.announcement)
+        distinct.setdefault(tuple(sorted(r.announcement.merged().items())), r.announcement)
     choices = tuple(distinct.values())
     if best is not readings[0]:
         why = said("heard_first_not_bet", text=readings[0].candidate.text)
