@@ -33,7 +33,7 @@ from callbets.speech.endpoint import (
     Settings,
     record_one,
 )
-from callbets.speech.lm import arpa_file, model, training_text
+from callbets.speech.lm import arpa_file, arpa_words, model, training_text
 from callbets.speech.ngram import EOS, NGramModel
 from callbets.speech.phrases import words
 
@@ -88,6 +88,30 @@ def test_the_recognisers_can_say_every_spoken_announcement(lang):
     }
     assert not unseen, sorted(unseen)[:20]
     assert len(texts) > 100
+
+
+def test_the_cached_model_file_holds_every_word_of_the_model():
+    """A start reads the words from the cached ARPA file instead of counting the model."""
+    assert set(arpa_words(arpa_file("en"))) == set(model("en").vocabulary) - {"<s>", "</s>"}
+
+
+def test_a_start_with_the_model_cached_does_not_count_it_again(monkeypatch):
+    """Counting 30,000 sentences took about 3 s of CPU on every start (issue 21)."""
+    pytest.importorskip("pocketsphinx")
+    from callbets.speech import lm
+    from callbets.speech.engines.sphinx import PocketSphinxEngine
+
+    PocketSphinxEngine("en")  # the model and the dictionary are cached now
+
+    def counted(lang: str) -> None:
+        raise AssertionError(f"the {lang} model was counted again")
+
+    lm.model.cache_clear()
+    monkeypatch.setattr(lm, "training_text", counted)
+    try:
+        assert PocketSphinxEngine("en").decoder is not None
+    finally:
+        lm.model.cache_clear()  # no model counted from the stand-in stays cached
 
 
 def test_pocketsphinx_has_a_pronunciation_for_every_word():

@@ -78,6 +78,26 @@ def model(lang: str) -> NGramModel:
     return NGramModel(training_text(lang), ORDER, words(lang))
 
 
+def arpa_words(path: Path) -> list[str]:
+    """The words of an ARPA file (its unigrams, without ``<s>`` and ``</s>``): read from
+    the cached file, so a start does not count the model again to learn them."""
+    words: list[str] = []
+    with path.open(encoding="utf-8") as f:
+        inside = False
+        for line in f:
+            line = line.strip()
+            if line.startswith("\\"):
+                if inside:
+                    break
+                inside = line == "\\1-grams:"
+                continue
+            if inside and line:
+                word = line.split()[1]
+                if word not in ("<s>", "</s>"):
+                    words.append(word)
+    return words
+
+
 def arpa_file(lang: str) -> Path:
     """The language model as an ARPA file, built on first use and cached.
 

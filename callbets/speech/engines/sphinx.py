@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import SpeechUnavailable
-from ..lm import arpa_file, model, write_atomically
+from ..lm import arpa_file, arpa_words, write_atomically
 from .base import Candidate, Hearing
 
 EXTRA_DICT = "en-extra.dict"
@@ -65,6 +65,30 @@ def dictionary_text(found: dict[str, list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _dictionary(arpa: Path, cmudict: Path) -> Path:
+    """The decoder's dictionary for the words of ``arpa``, cached beside it under a key of
+    the model, cmudict and the extra pronunciations (a start then reads neither the
+    130,000 lines of cmudict nor counts the model).
+
+    :raises SpeechUnavailable: a word of the model has no pronunciation.
+    """
+    extra = (resources.files(__package__) / EXTRA_DICT).read_bytes()
+    key = hashlib.sha256(arpa.name.encode() + extra + str(cmudict.stat().st_size).encode())
+    path = arpa.parent / f"{arpa.stem}-{key.hexdigest()[:16]}.dict"
+    if path.is_file():
+        return path
+    vocabulary = set(arpa_words(arpa))
+    found = pronunciations(vocabulary, cmudict)
+    missing = sorted(vocabulary - set(found))
+    if missing:
+        raise SpeechUnavailable(
+            f"PocketSphinx has no pronunciation for: {', '.join(missing)} "
+            f"(add them to callbets/speech/engines/{EXTRA_DICT})"
+        )
+    write_atomically(path, dictionary_text(found))
+    return path
+
+
 class PocketSphinxEngine:
     """English recognition, decoding while the audio arrives."""
 
@@ -84,18 +108,7 @@ class PocketSphinxEngine:
         self.lang = lang
         base = Path(get_model_path()) / "en-us"
         arpa = arpa_file(lang)
-        vocabulary = set(model(lang).vocabulary) - {"</s>"}
-        found = pronunciations(vocabulary, base / "cmudict-en-us.dict")
-        self.missing = sorted(vocabulary - set(found))
-        if self.missing:
-            raise SpeechUnavailable(
-                f"PocketSphinx has no pronunciation for: {', '.join(self.missing)} "
-                f"(add them to callbets/speech/engines/{EXTRA_DICT})"
-            )
-        text = dictionary_text(found)
-        dict_path = arpa.parent / f"en-{hashlib.sha256(text.encode()).hexdigest()[:16]}.dict"
-        if not dict_path.is_file():
-            write_atomically(dict_path, text)
+        dict_path = _dictionary(arpa, base / "cmudict-en-us.dict")
         self.decoder: Any = Decoder(
             hmm=str(base / "en-us"),
             dict=str(dict_path),
