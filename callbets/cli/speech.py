@@ -100,7 +100,7 @@ def transcribe_file(
 
 def cmd_transcribe(args: argparse.Namespace) -> int:
     """Recognise WAV files; one JSON line per utterance."""
-    engine = make_engine(args.engine, args.lang, args.model)
+    engine = make_engine(args.engine, args.lang, args.model, args.accept_missing_words)
     house = find_house(args.house)
     for path in args.files:
         for line in transcribe_file(engine, path, house, args.block_ms, args.stream):
@@ -124,7 +124,7 @@ def _say(decision: Decision, lang: str, house: House) -> None:
 
 def cmd_listen(args: argparse.Namespace) -> int:
     """Listen on the microphone: live partial text, then read-back, decision, confirmation."""
-    engine = make_engine(args.engine, args.lang, args.model)
+    engine = make_engine(args.engine, args.lang, args.model, args.accept_missing_words)
     house = find_house(args.house)
     dictation = Dictation(engine, house)
     pending: Decision | None = None
@@ -188,6 +188,12 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
         help="Vosk model folder (default: see 'callbets models')",
     )
     p.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME")
+    p.add_argument(
+        "--accept-missing-words",
+        action="store_true",
+        help="run a Vosk model that lacks words of the table's bets (refused otherwise, "
+        "exit 2); every bet it hears is then asked, never accepted",
+    )
 
 
 def add_commands(sub: Any) -> None:

@@ -7,8 +7,13 @@ with the reason and the fix.
 
 from __future__ import annotations
 
-from ..errors import CallbetsError
+from ..errors import CallbetsError, InputError
 
 
 class SpeechUnavailable(CallbetsError, RuntimeError):
     """A recogniser, model or audio device that cannot be used here, and why."""
+
+
+class ModelCannotHear(SpeechUnavailable, InputError):
+    """A recognition model that lacks words of the table's bets or dialogue: it could
+    only ever hear another bet.  Commands exit 2."""

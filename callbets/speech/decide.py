@@ -148,6 +148,9 @@ def decide(
         doubt = _n_best_doubt(best, readings, choices)
         if doubt:
             return Decision("ask", doubt, best.announcement, choices, readings)
+    if hearing.degraded:
+        why = said("heard_degraded_model")
+        return Decision("ask", why, best.announcement, choices, readings)
     unsure = _unsure(best.candidate, lang, policy, hearing.snr_db)
     if unsure:
         return Decision("ask", unsure, best.announcement, choices, readings)

@@ -19,7 +19,7 @@ import random
 import time
 from array import array
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import AnnouncementError
 from ..language.dialogue import confirmation
@@ -183,7 +183,7 @@ class Dictation:
         began = self.clock()
         hearing = self._utterance.finish()
         self._utterance, self._partial = None, ""
-        hearing = Hearing(hearing.candidates, hearing.engine, hearing.notes, event.snr_db)
+        hearing = replace(hearing, snr_db=event.snr_db)
         yield Heard(hearing, self._start, event.speech_end, event.at, self.clock() - began)
 
 
@@ -206,8 +206,9 @@ def hear_recording(engine: Engine, pcm: bytes, house: House | None = None) -> He
     if len(heard) == 1:
         return heard[0].hearing
     best = [h.hearing.best for h in heard if h.hearing.best is not None]
+    degraded = any(h.hearing.degraded for h in heard)
     if not best:
-        return Hearing((), engine.name)
+        return Hearing((), engine.name, degraded=degraded)
     joined = Candidate(
         " ".join(c.text for c in best),
         sum(c.score for c in best),
@@ -215,4 +216,5 @@ def hear_recording(engine: Engine, pcm: bytes, house: House | None = None) -> He
     )
     margins = [h.hearing.snr_db for h in heard if h.hearing.snr_db is not None]
     notes = tuple(n for h in heard for n in h.hearing.notes)
-    return Hearing((joined,), engine.name, notes, min(margins) if margins else None)
+    snr = min(margins) if margins else None
+    return Hearing((joined,), engine.name, notes, snr, degraded)

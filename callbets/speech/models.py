@@ -151,7 +151,7 @@ def check(lang: str, given: str | None = None, load: Any = None) -> ModelReport:
             import vosk  # optional dependency (the speech extra)
         except ImportError:
             return report
-        vosk.SetLogLevel(-1)
+        vosk.SetLogLevel(-2)  # Kaldi's warnings too: callbets says what matters itself
         load = vosk.Model
     try:
         found = load(str(path))

@@ -48,6 +48,15 @@ def phrase_list(lang: str, samples: int = VOSK_SAMPLES) -> list[str]:
     return single_phrases(lang) + sentences(lang, samples, seed=2)
 
 
+def table_words(lang: str) -> list[str]:
+    """The words without which a bet or the dialogue cannot be heard: every word a
+    recogniser must know, but those said only in politeness ("s'il vous plaît")."""
+    ignored = language(lang).lexicon.ignored
+    polite = {p for name, ps in phrases(lang).items() if name in ignored for p in ps}
+    said = [p for p in single_phrases(lang) if p not in polite]
+    return sorted(set(itertools.chain.from_iterable(p.split() for p in said)))
+
+
 def words(lang: str) -> list[str]:
     """Every word a recogniser must know for this language."""
     language(lang)  # an unknown language fails here, with the reason

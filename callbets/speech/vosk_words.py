@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..language.grammar import written_forms
-from .phrases import phrase_list, words
+from .phrases import phrase_list, table_words, words
 
 
 def spelling(find_word: Any, lang: str) -> dict[str, str]:
@@ -43,6 +43,13 @@ def missing_words(find_word: Any, lang: str) -> list[str]:
     them silently)."""
     known = spelling(find_word, lang)
     return [w for w in words(lang) if w not in known]
+
+
+def missing_table_words(find_word: Any, lang: str) -> list[str]:
+    """The table's words (:func:`~callbets.speech.phrases.table_words`) the model lacks:
+    without them it would hear "à cinq" as another legal bet, or nothing."""
+    known = spelling(find_word, lang)
+    return [w for w in table_words(lang) if w not in known]
 
 
 def model_phrases(find_word: Any, lang: str) -> list[str]:

@@ -25,9 +25,14 @@ def default_engine(lang: str) -> str:
     return DEFAULT_ENGINE.get(lang, "vosk")
 
 
-def make_engine(name: str | None, lang: str, model: str | None = None) -> Engine:
+def make_engine(
+    name: str | None, lang: str, model: str | None = None, degraded: bool = False
+) -> Engine:
     """An engine by name (``vosk`` or ``pocketsphinx``; None: the language's default).
 
+    :param degraded: accept a Vosk model that lacks words of the table (every utterance
+        is then asked).
+    :raises ModelCannotHear: a Vosk model that lacks words of the table, unless degraded.
     :raises SpeechUnavailable: unknown engine, or one that cannot run here.
     """
     name = name or default_engine(lang)
@@ -40,7 +45,7 @@ def make_engine(name: str | None, lang: str, model: str | None = None) -> Engine
     if name == "vosk":
         from .kaldi import VoskEngine  # start-up time: about 11 ms here
 
-        return VoskEngine(lang, model)
+        return VoskEngine(lang, model, degraded)
     raise SpeechUnavailable(f"unknown engine '{name}' (vosk or pocketsphinx)")
 
 

@@ -37,6 +37,9 @@ class Hearing:
     snr_db: float | None = None
     """How far the speech stood above the room's noise, when the audio was segmented
     live (None for a whole file given at once)."""
+    degraded: bool = False
+    """Heard by a model that lacks words of the table (accepted on purpose): never
+    accepted unasked."""
 
     @property
     def best(self) -> Candidate | None:

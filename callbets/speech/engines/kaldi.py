@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import SpeechUnavailable
+from .. import ModelCannotHear, SpeechUnavailable
 from ..models import check_model_dir, model_path
-from ..vosk_words import missing_words, model_phrases
+from ..vosk_words import missing_table_words, missing_words, model_phrases
 from .base import Candidate, Hearing
 
 ALTERNATIVES = 5
@@ -56,7 +56,14 @@ class VoskEngine:
 
     name = "vosk"
 
-    def __init__(self, lang: str, path: str | None = None) -> None:
+    def __init__(self, lang: str, path: str | None = None, degraded: bool = False) -> None:
+        """Load the model of ``lang`` (``path``, or the installed one).
+
+        :param degraded: run a model that lacks words of the table's bets or dialogue;
+            then every utterance is asked, never accepted.
+        :raises ModelCannotHear: the model lacks such words, and ``degraded`` is false.
+        :raises SpeechUnavailable: Vosk or the model cannot be used.
+        """
         try:
             import vosk  # optional dependency (the speech extra)
         except ImportError as err:
@@ -66,10 +73,19 @@ class VoskEngine:
         self.lang = lang
         self.path = model_path(lang, path)
         check_model_dir(self.path)
-        vosk.SetLogLevel(-1)
+        vosk.SetLogLevel(-2)  # Kaldi's warnings too: callbets says what matters itself
         self.model: Any = vosk.Model(str(self.path))
         find = self.model.vosk_model_find_word
         self.missing = missing_words(find, lang)
+        lacks = missing_table_words(find, lang)
+        if lacks and not degraded:
+            raise ModelCannotHear(
+                f"the Vosk model at {self.path} cannot hear this table's bets: it lacks "
+                f"{len(lacks)} of their words ({', '.join(lacks)}); install a {lang} model "
+                "('callbets models'), or pass --accept-missing-words to run it with "
+                "every bet asked"
+            )
+        self.degraded = bool(lacks)
         self.grammar = json.dumps([*model_phrases(find, lang), "[unk]"], ensure_ascii=False)
         self._vosk = vosk
 
@@ -78,7 +94,7 @@ class VoskEngine:
         if not self.missing:
             return ()
         return (
-            f"the Vosk model {self.path.name} lacks {len(self.missing)} grammar words: "
+            f"the Vosk model at {self.path} lacks {len(self.missing)} grammar words: "
             + ", ".join(self.missing),
         )
 
@@ -93,7 +109,9 @@ class VoskEngine:
 
     def open(self) -> VoskUtterance:
         """Start decoding an utterance."""
-        return VoskUtterance(self.recognizer(False), self.recognizer(True), self.notes())
+        return VoskUtterance(
+            self.recognizer(False), self.recognizer(True), self.notes(), self.degraded
+        )
 
 
 class VoskUtterance:
@@ -103,8 +121,11 @@ class VoskUtterance:
     afresh); callbets decides where utterances end, so the pieces are joined again.
     """
 
-    def __init__(self, words_rec: Any, best_rec: Any, notes: tuple[str, ...]) -> None:
+    def __init__(
+        self, words_rec: Any, best_rec: Any, notes: tuple[str, ...], degraded: bool = False
+    ) -> None:
         self.words_rec, self.best_rec, self.notes = words_rec, best_rec, notes
+        self.degraded = degraded
         self.words_done: list[dict[str, Any]] = []
         self.best_done: list[dict[str, Any]] = []
 
@@ -129,8 +150,8 @@ class VoskUtterance:
             "result": [w for p in pieces for w in p.get("result", [])],
         }
         best = [*self.best_done, json.loads(self.best_rec.FinalResult())]
-        return Hearing(tuple(vosk_candidates(words_result, join_alternatives(best))), "vosk",
-                       self.notes)  # fmt: skip
+        candidates = tuple(vosk_candidates(words_result, join_alternatives(best)))
+        return Hearing(candidates, "vosk", self.notes, degraded=self.degraded)
 
 
 def join_alternatives(pieces: list[dict[str, Any]]) -> dict[str, Any]:
