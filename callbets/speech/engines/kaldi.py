@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...messages import said
 from .. import ModelCannotHear, SpeechUnavailable
 from ..models import check_model_dir, model_path
 from ..vosk_words import missing_table_words, missing_words, model_phrases
@@ -79,11 +80,9 @@ class VoskEngine:
         self.missing = missing_words(find, lang)
         lacks = missing_table_words(find, lang)
         if lacks and not degraded:
+            words = ", ".join(lacks)
             raise ModelCannotHear(
-                f"the Vosk model at {self.path} cannot hear this table's bets: it lacks "
-                f"{len(lacks)} of their words ({', '.join(lacks)}); install a {lang} model "
-                "('callbets models'), or pass --accept-missing-words to run it with "
-                "every bet asked"
+                said("model_cannot_hear", path=self.path, count=len(lacks), words=words, lang=lang)
             )
         self.degraded = bool(lacks)
         self.grammar = json.dumps([*model_phrases(find, lang), "[unk]"], ensure_ascii=False)
