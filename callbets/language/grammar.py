@@ -119,11 +119,12 @@ class Language:
         """
         tokens = self.to_lark(toks)
         types = tuple(t.type for t in toks)
-        if types not in self._moves:
+        moves = self._moves.get(types, ())
+        if moves == ():  # a shape not seen yet (the console's voice thread parses too)
+            moves = lalr_moves(self._start, types)
             if len(self._moves) >= MAX_SHAPES:
                 self._moves.clear()
-            self._moves[types] = lalr_moves(self._start, types)
-        moves = self._moves[types]
+            self._moves[types] = moves
         if moves is not None:
             return replay(moves, tokens)
         state = ParserState(self._start, None)  # type: ignore[arg-type]  # fed below, no lexer
