@@ -281,9 +281,7 @@ def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
 
 _PAIRED_WORDS = frozenset({"SPLIT", "STREET", "CORNER", "SIXLINE"})
 """Position words that may be followed by their first and last numbers."""
-_STAKE_WORDS = frozenset(
-    {"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX", "EACH", "IN_ALL", "EQUALS", "CURRENCY"}
-)
+_STAKE_WORDS = STAKE_WORDS | {"EQUALS", "CURRENCY"}
 """Words that make a number after them (or before them) a stake."""
 
 
