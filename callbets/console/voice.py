@@ -25,7 +25,7 @@ from ..roulette.house import House
 from ..speech.audio import microphone_blocks
 from ..speech.decide import decide
 from ..speech.dictation import Dictation, Partial
-from ..speech.engines import Hearing, make_engine
+from ..speech.engines import Hearing, default_engine, make_engine
 
 Blocks = Callable[[], Iterator[bytes]]
 
@@ -65,7 +65,7 @@ class Listener:
         self.lang, self.house, self.model = lang, house, model
         self.degraded = degraded
         """Run a Vosk model that lacks words of the table (every bet is then asked)."""
-        self.engine_name = engine or ("pocketsphinx" if lang == "en" else "vosk")
+        self.engine_name = engine or default_engine(lang, model)
         """The recogniser (the language's default unless told)."""
         self.blocks = blocks
         self._stop = threading.Event()

@@ -45,7 +45,7 @@ from ..roulette.house import find_house
 from ..speech.audio import read_wav
 from ..speech.decide import decide
 from ..speech.dictation import hear_recording
-from ..speech.engines import make_engine
+from ..speech.engines import default_engine, make_engine
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -294,7 +294,7 @@ def _fresh(engine: Any, pcm: bytes) -> Any:
 def run_item(item: Item, engine: str = "", model: str | None = None) -> Result:
     """Score one item (typed or recorded)."""
     if item.audio:
-        name = engine or item.engine or ("pocketsphinx" if item.lang == "en" else "vosk")
+        name = engine or item.engine or default_engine(item.lang, model)
         return run_audio(item, name, model)
     return run_text(item)
 

@@ -1,7 +1,8 @@
 """Recognisers behind one small interface: audio in, an n-best list of texts out.
 
-* :mod:`.sphinx`: PocketSphinx, English out of the box (its wheel ships a US-English
-  acoustic model), with a trigram language model counted from the grammar's own
+* :mod:`.sphinx`: PocketSphinx, English, French and Italian out of the box (its wheel
+  ships a US-English acoustic model; French and Italian words are spelled in its phones,
+  :mod:`.phones`), with a trigram language model counted from the grammar's own
   generated announcements.
 * :mod:`.kaldi`: Vosk (Kaldi), French, Italian and English with a local model folder,
   never downloaded, constrained by a phrase list generated from the grammar.
@@ -17,25 +18,33 @@ from .. import SpeechUnavailable
 from .base import Candidate, Engine, Hearing, Utterance, hear_whole
 
 DEFAULT_ENGINE = {"en": "pocketsphinx"}
-"""The engine a language uses unless told otherwise (Vosk for the rest)."""
+"""The engine a language uses unless told otherwise (the others: Vosk where a model is
+installed, else PocketSphinx)."""
 
 
-def default_engine(lang: str) -> str:
-    """``pocketsphinx`` for English (it works out of the box), else ``vosk``."""
-    return DEFAULT_ENGINE.get(lang, "vosk")
+def default_engine(lang: str, model: str | None = None) -> str:
+    """The engine used unless one is named: :data:`DEFAULT_ENGINE`'s, else ``vosk`` when a
+    Vosk model is given or installed for the language, else ``pocketsphinx`` (nothing to
+    download)."""
+    if lang in DEFAULT_ENGINE:
+        return DEFAULT_ENGINE[lang]
+    # the model search reads the model folders (and imports zipfile): only when needed
+    from ..models import is_model, model_path
+
+    return "vosk" if model or is_model(model_path(lang)) else "pocketsphinx"
 
 
 def make_engine(
     name: str | None, lang: str, model: str | None = None, degraded: bool = False
 ) -> Engine:
-    """An engine by name (``vosk`` or ``pocketsphinx``; None: the language's default).
+    """An engine by name (``vosk`` or ``pocketsphinx``; None: :func:`default_engine`).
 
     :param degraded: accept a Vosk model that lacks words of the table (every utterance
         is then asked).
     :raises ModelCannotHear: a Vosk model that lacks words of the table, unless degraded.
     :raises SpeechUnavailable: unknown engine, or one that cannot run here.
     """
-    name = name or default_engine(lang)
+    name = name or default_engine(lang, model)
     # each engine imports its recogniser's code and the language model's, which
     # `callbets parse` (it imports this package) never needs
     if name == "pocketsphinx":

@@ -73,6 +73,7 @@ class VoskEngine:
             ) from err
         self.lang = lang
         self.path = model_path(lang, path)
+        self.model_name = str(self.path)
         check_model_dir(self.path)
         vosk.SetLogLevel(-2)  # Kaldi's warnings too: callbets says what matters itself
         self.model: Any = vosk.Model(str(self.path))

@@ -1,4 +1,9 @@
-"""PocketSphinx: English recognition with the model inside the ``pocketsphinx`` wheel.
+"""PocketSphinx: recognition with the model inside the ``pocketsphinx`` wheel.
+
+The wheel's acoustic model is US-English.  English words are spelled from its cmudict
+(plus ``en-extra.dict``); French and Italian words from ``fr.dict`` and ``it.dict``,
+written in the same phones from espeak-ng's phonemes (:mod:`.phones`), so those
+languages need nothing downloaded either.
 
 The search is constrained by a trigram language model counted from the grammar's own
 generated announcements (:mod:`callbets.speech.lm`), not by a JSGF grammar: measured on
@@ -7,8 +12,7 @@ speech), could not say a quarter of what the parser reads without growing slower
 and broke down in noise; the n-gram search decodes while the croupier speaks at about
 0.06 × real time, and legality is left to the parser over the n-best list.  Filler
 models (silence, breath, noise) stay on, and word confidences are posteriors from the
-lattice.  The dictionary holds only the model's words: cmudict's pronunciations, plus
-``en-extra.dict`` for the French names English croupiers use.
+lattice.  The decoder's dictionary holds only the language model's words.
 """
 
 from __future__ import annotations
@@ -25,34 +29,47 @@ from .base import Candidate, Hearing
 
 EXTRA_DICT = "en-extra.dict"
 """Pronunciations (CMU phones) of the words cmudict lacks, shipped with callbets."""
+LEXICONS = {
+    # cmudict (inside the wheel's model folder) then callbets' extra words for English;
+    # for French and Italian, the words spelled in the same phones by `phones.py`
+    "en": ("cmudict-en-us.dict", EXTRA_DICT),
+    "fr": ("fr.dict",),
+    "it": ("it.dict",),
+}
+"""Where each language's pronunciations come from, in order (a later file adds a word's
+other pronunciations, or a word the earlier ones lack)."""
 N_BEST = 10
 """Alternatives read from the lattice."""
 
 
-def extra_pronunciations() -> list[tuple[str, str]]:
-    """(word, phones) pairs; ``word(2)`` lines are extra pronunciations of a word."""
-    text = (resources.files(__package__) / EXTRA_DICT).read_text(encoding="utf-8")
+def dictionary_lines(path: Path) -> list[tuple[str, str]]:
+    """(word, phones) pairs of a dictionary file; ``word(2)`` lines are a word's other
+    pronunciations, ``#`` lines are comments."""
     out = []
-    for line in text.splitlines():
-        if line.strip() and not line.startswith("#"):
-            word, phones = line.split(None, 1)
-            out.append((word, phones.strip()))
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                word, phones = line.split(None, 1)
+                out.append((word, phones.strip()))
     return out
 
 
-def pronunciations(words: set[str], cmudict: Path) -> dict[str, list[str]]:
-    """Every pronunciation of each word: cmudict's, then callbets' own extra ones."""
+def lexicon_files(lang: str, model_dir: Path) -> list[Path]:
+    """The dictionary files of a language: in the model's folder, else shipped here."""
+    here = Path(str(resources.files(__package__)))
+    return [model_dir / n if (model_dir / n).is_file() else here / n for n in LEXICONS[lang]]
+
+
+def pronunciations(words: set[str], files: list[Path]) -> dict[str, list[str]]:
+    """Every pronunciation of each word, from the files in order: the first file that
+    has a word gives its pronunciations; a later one adds its ``word(2)`` lines."""
     found: dict[str, list[str]] = {}
-    with cmudict.open(encoding="utf-8") as f:
-        for line in f:
-            word, _, phones = line.partition(" ")
+    for k, path in enumerate(files):
+        had = set(found)
+        for word, phones in dictionary_lines(path):
             base = word.split("(")[0]
-            if base in words:
-                found.setdefault(base, []).append(phones.strip())
-    for word, phones in extra_pronunciations():
-        base = word.split("(")[0]
-        if base in words and ("(" in word or base not in found):
-            found.setdefault(base, []).append(phones)
+            if base in words and (k == 0 or "(" in word or base not in had):
+                found.setdefault(base, []).append(phones)
     return found
 
 
@@ -65,40 +82,49 @@ def dictionary_text(found: dict[str, list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _dictionary(arpa: Path, cmudict: Path) -> Path:
+def _dictionary(arpa: Path, files: list[Path]) -> Path:
     """The decoder's dictionary for the words of ``arpa``, cached beside it under a key of
-    the model, cmudict and the extra pronunciations (a start then reads neither the
-    130,000 lines of cmudict nor counts the model).
+    the model and the dictionary files (a start then reads neither the 130,000 lines of
+    cmudict nor counts the model).
 
     :raises SpeechUnavailable: a word of the model has no pronunciation.
     """
-    extra = (resources.files(__package__) / EXTRA_DICT).read_bytes()
-    key = hashlib.sha256(arpa.name.encode() + extra + str(cmudict.stat().st_size).encode())
-    path = arpa.parent / f"{arpa.stem}-{key.hexdigest()[:16]}.dict"
-    if path.is_file():
-        return path
+    key = hashlib.sha256(arpa.name.encode())
+    for path in files:
+        key.update(path.name.encode() + str(path.stat().st_size).encode())
+        key.update(b"" if path.name.startswith("cmudict") else path.read_bytes())
+    out = arpa.parent / f"{arpa.stem}-{key.hexdigest()[:16]}.dict"
+    if out.is_file():
+        return out
     vocabulary = set(arpa_words(arpa))
-    found = pronunciations(vocabulary, cmudict)
+    found = pronunciations(vocabulary, files)
     missing = sorted(vocabulary - set(found))
     if missing:
         raise SpeechUnavailable(
             f"PocketSphinx has no pronunciation for: {', '.join(missing)} "
-            f"(add them to callbets/speech/engines/{EXTRA_DICT})"
+            f"(add them to {files[-1]}, or write it again: python -m "
+            "callbets.speech.engines.phones LANG)"
         )
-    write_atomically(path, dictionary_text(found))
-    return path
+    write_atomically(out, dictionary_text(found))
+    return out
+
+
+MODEL_NOTE = {
+    "en": "US-English model inside the pocketsphinx package",
+    "fr": "US-English model inside the pocketsphinx package, French words in its phones",
+    "it": "US-English model inside the pocketsphinx package, Italian words in its phones",
+}
+"""What ``model_name`` says for each language."""
 
 
 class PocketSphinxEngine:
-    """English recognition, decoding while the audio arrives."""
+    """Recognition with the wheel's acoustic model, decoding while the audio arrives."""
 
     name = "pocketsphinx"
 
     def __init__(self, lang: str = "en") -> None:
-        if lang != "en":
-            raise SpeechUnavailable(
-                f"PocketSphinx ships only an English model; for '{lang}' use --engine vosk"
-            )
+        if lang not in LEXICONS:
+            raise SpeechUnavailable(f"PocketSphinx has no pronunciations for '{lang}'")
         try:
             from pocketsphinx import Decoder, get_model_path  # optional (the speech extra)
         except ImportError as err:
@@ -106,9 +132,10 @@ class PocketSphinxEngine:
                 "PocketSphinx is not installed: pip install 'callbets[speech]'"
             ) from err
         self.lang = lang
+        self.model_name = MODEL_NOTE[lang]
         base = Path(get_model_path()) / "en-us"
         arpa = arpa_file(lang)
-        dict_path = _dictionary(arpa, base / "cmudict-en-us.dict")
+        dict_path = _dictionary(arpa, lexicon_files(lang, base))
         self.decoder: Any = Decoder(
             hmm=str(base / "en-us"),
             dict=str(dict_path),
