@@ -32,7 +32,8 @@ def test_wheel_contains_grammar_and_houses(wheel: Path):
     assert "callbets/houses/venice-french.toml" in names
     assert "callbets/py.typed" in names
     assert "callbets/grammar/dialogue.toml" in names
-    assert "callbets/speech/engines/en-extra.dict" in names
+    for lang in ("en-extra", "fr", "it"):  # pronunciations PocketSphinx needs at run time
+        assert f"callbets/speech/engines/{lang}.dict" in names
 
 
 def test_wheel_carries_the_licence_it_declares(wheel: Path):

@@ -17,9 +17,10 @@ import pytest
 from callbets.language.dialogue import confirmation
 from callbets.language.grammar import written_forms
 from callbets.language.vocabulary import vocabulary
-from callbets.speech import SpeechUnavailable
+from callbets.speech import SpeechUnavailable, models
 from callbets.speech.audio import RATE, microphone_blocks, read_wav
 from callbets.speech.decide import POLICIES, Policy, bet_words, decide
+from callbets.speech.dictation import CONTINUE_WINDOW, Dictation, Heard
 from callbets.speech.engines import Candidate, Hearing, default_engine, hear_whole
 from callbets.speech.engines.kaldi import join_alternatives, vosk_candidates
 from callbets.speech.models import check, check_model_dir, install, language_of, model_path
@@ -103,9 +104,17 @@ def test_confirmation_phrases(lang, text, kind):
     assert confirmation(text, lang) == kind
 
 
-def test_default_engines():
+def test_default_engines(tmp_path: Path, monkeypatch):
+    """English: PocketSphinx; French and Italian: Vosk where a model is installed or
+    given, else PocketSphinx (nothing to download)."""
+    monkeypatch.setenv("CALLBETS_MODELS", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(models, "checkout_dir", lambda: None)
     assert default_engine("en") == "pocketsphinx"
-    assert default_engine("fr") == default_engine("it") == "vosk"
+    assert default_engine("fr") == default_engine("it") == "pocketsphinx"
+    assert default_engine("fr", model=str(tmp_path / "given")) == "vosk"
+    (tmp_path / "it" / "am").mkdir(parents=True)
+    assert default_engine("it") == "vosk" and default_engine("fr") == "pocketsphinx"
 
 
 # ---- the decision ----------------------------------------------------------------------
@@ -390,3 +399,71 @@ def test_models_command_lists_what_it_finds(tmp_path: Path):
     proc = subprocess.run([sys.executable, "-m", "callbets", "models"], capture_output=True,
                           text=True, env=env)  # fmt: skip
     assert str(tmp_path / "it") in proc.stdout and "fr: no model" in proc.stdout
+
+
+# ---- a pause inside an announcement ----------------------------------------------------
+
+
+class Unused:
+    """An engine whose utterances the test hands to the dictation itself."""
+
+    name, lang, model_name = "pocketsphinx", "en", "none"
+
+    def open(self):
+        raise AssertionError("not decoded here")
+
+
+def utterance(text: str, start: float, end: float) -> Heard:
+    words_ = tuple((w, 0.99) for w in text.split())
+    return Heard(Hearing((Candidate(text, 1.0, words_),), "pocketsphinx", snr_db=30.0),
+                 start, end, end + 0.3, 0.0)  # fmt: skip
+
+
+def heard_in_turn(*said: Heard) -> list[Heard]:
+    dictation = Dictation(Unused())
+    out = []
+    for h in said:
+        out.append(dictation._continued(h))
+        dictation._last = out[-1]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "whole"),
+    [("corner thirty two thirty six five a piece", "and final four straight up two a piece",
+      "corner 32/33/35/36 x5 ; finale_plein 4 x2"),
+     ("seventeen and the neighbours", "by five", "neighbours 17 x5")],
+)  # fmt: skip
+def test_what_goes_on_after_a_pause_continues_the_announcement(first, second, whole):
+    _, later = heard_in_turn(utterance(first, 0.0, 2.0), utterance(second, 2.8, 4.5))
+    assert later.continues and later.start == 0.0
+    decision = decide(later.hearing, "en")
+    assert decision.chosen is not None and decision.chosen.notation() == whole
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "gap"),
+    [("corner thirty two thirty six", "and tiers by two", 3.0),  # too late to continue
+     ("that is correct", "and tiers by two", 0.5),  # after a confirmation
+     (None, "and tiers by two", 0.0),  # nothing before it
+     ("voisins by five", "an tiers by two", 0.6),  # "and" heard as "an", right after
+     ("voisins by five", "tiers by two", 0.6)],  # "and" lost, right after
+)  # fmt: skip
+def test_a_fragment_is_never_accepted_alone(first, second, gap):
+    said = [utterance(first, 0.0, 2.0)] if first else []
+    *_, later = heard_in_turn(*said, utterance(second, 2.0 + gap, 4.0 + gap))
+    assert not later.continues and later.hearing.fragment
+    decision = decide(later.hearing, "en")
+    assert decision.kind != "accept"
+    if decision.chosen is not None:  # legal alone: asked, the longer reading offered too
+        assert decision.kind == "ask" and "cut by a pause" in decision.reason
+        if first == "voisins by five":
+            assert {c.notation() for c in decision.choices} == {"tiers x2", "voisins x5 ; tiers x2"}
+
+
+def test_a_new_announcement_after_the_window_stands_alone():
+    late = 2.0 + CONTINUE_WINDOW + 0.5
+    _, later = heard_in_turn(utterance("voisins by five", 0.0, 2.0),
+                             utterance("tiers by two", late, late + 2.0))  # fmt: skip
+    assert not later.continues and not later.hearing.fragment
+    assert decide(later.hearing, "en").kind == "accept"

@@ -114,12 +114,42 @@ def test_a_start_with_the_model_cached_does_not_count_it_again(monkeypatch):
         lm.model.cache_clear()  # no model counted from the stand-in stays cached
 
 
-def test_pocketsphinx_has_a_pronunciation_for_every_word():
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_pocketsphinx_has_a_pronunciation_for_every_word(lang):
     pytest.importorskip("pocketsphinx")
     from callbets.speech.engines.sphinx import PocketSphinxEngine
 
-    engine = PocketSphinxEngine("en")  # raises when a word has no pronunciation
-    assert all(engine.decoder.lookup_word(w) for w in words("en"))
+    engine = PocketSphinxEngine(lang)  # raises when a word has no pronunciation
+    assert all(engine.decoder.lookup_word(w) for w in words(lang))
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_the_shipped_pronunciations_are_what_espeak_ng_gives_today(lang, tmp_path, monkeypatch):
+    """fr.dict and it.dict are written by phones.py from espeak-ng (installed by .ci/run):
+    a grammar word added without writing them again fails here, with the command to run."""
+    import shutil
+
+    from callbets.speech.engines import phones
+
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)")
+    shipped = phones.dictionary_file(lang).read_text(encoding="utf-8")
+    monkeypatch.setattr(phones, "HERE", tmp_path)
+    written = phones.write_dictionary(lang, phones.words_of(lang), phones.OTHER.get(lang))
+    assert written.read_text(encoding="utf-8") == shipped, (
+        f"run: python -m callbets.speech.engines.phones {lang}"
+    )
+
+
+def test_ipa_is_spelled_in_the_models_phones():
+    from callbets.speech.engines.phones import arpabet, said_ipa
+
+    assert arpabet("vwazˈɛ̃") == ["V W AA Z AE N", "V W AA Z EH N"]  # a nasal vowel
+    assert arpabet("dˈisˈɛt") == ["D IY S EH T"]  # stress marks carry no phone
+    assert arpabet("tʃinkwetʃˈɛnto")[0] == "CH IY N K W EY CH EH N T OW"
+    assert said_ipa("dell'", "dˈella") == "dˈell"  # an elided word: read with an "a", without it
+    with pytest.raises(ValueError, match="no ARPAbet phone"):
+        arpabet("ʕa")
 
 
 def recogniser_outputs(lang: str, count: int, seed: int) -> list[str]:
@@ -434,3 +464,37 @@ def test_transcribe_a_silent_file_says_nothing_was_heard(tmp_path: Path):
         line["decision"]["kind"] == "refuse" and "nothing was heard" in line["decision"]["reason"]
     )
     assert "latency_s" not in line  # only a stream has a latency
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "whole"),
+    [("en/01.wav", "en/pause-and.wav", "voisins x10 ; tiers x2"),
+     ("en/08.wav", "en/pause-stake.wav", "neighbours 26 x5")],
+)  # fmt: skip
+@pytest.mark.parametrize("gap", [0.9, 3.5])
+def test_the_end_of_an_announcement_said_after_a_pause_is_never_a_bet_alone(
+    tmp_path: Path, first, second, whole, gap
+):
+    """Real recordings: an announcement, a pause, then its end ("and tiers by two",
+    "by five"): whatever is heard, no utterance is accepted as another bet than the
+    whole announcement (the first half alone is the whole one's start: it may be asked)."""
+    pytest.importorskip("pocketsphinx")
+    import wave
+
+    pause = comfort_noise(bytes(2 * int(RATE * gap)), random.Random(1))
+    tail = comfort_noise(bytes(2 * RATE), random.Random(2))
+    path = tmp_path / "paused.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(read_wav(FIXTURES / first) + pause + read_wav(FIXTURES / second) + tail)
+    proc = subprocess.run([sys.executable, "-m", "callbets", "transcribe", str(path)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert lines, proc.stderr
+    want = parse_notation(whole, find_house()).merged()
+    for line in lines[1:]:  # what came after the pause
+        if line["decision"]["kind"] == "accept":
+            assert line.get("continues") == line["utterance"] - 1
+            assert parse_notation(line["notation"], find_house()).merged() == want

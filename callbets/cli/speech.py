@@ -75,9 +75,11 @@ def transcribe_file(
     def record(e: Heard, spent: float) -> dict[str, Any]:
         decision = decide(e.hearing, engine.lang, house)
         out = _json(e.hearing, decision)
-        out.update(file=path, utterance=found, start_s=round(e.start, 2),
+        out.update(model=engine.model_name, file=path, utterance=found, start_s=round(e.start, 2),
                    end_s=round(e.speech_end, 2), audio_seconds=round(duration(pcm), 2),
                    compute_seconds=round(spent, 3))  # fmt: skip
+        if e.continues:  # it went on from the utterance before, and holds it
+            out["continues"] = found - 1
         if real_time:  # from the end of speech, as the microphone gave it, to now
             out["latency_s"] = round(time.perf_counter() - start - e.speech_end, 3)
         return out
@@ -93,7 +95,8 @@ def transcribe_file(
     if not found:
         empty = Hearing((), engine.name)
         out = _json(empty, decide(empty, engine.lang, house))
-        out.update(file=path, utterance=0, audio_seconds=round(duration(pcm), 2),
+        out.update(model=engine.model_name, file=path, utterance=0,
+                   audio_seconds=round(duration(pcm), 2),
                    compute_seconds=round(compute, 3))  # fmt: skip
         yield out
 
@@ -128,7 +131,8 @@ def cmd_listen(args: argparse.Namespace) -> int:
     house = find_house(args.house)
     dictation = Dictation(engine, house)
     pending: Decision | None = None
-    print(f"listening ({engine.name}, {args.lang}); Ctrl-C to stop", file=sys.stderr)
+    print(f"listening ({engine.name}, {args.lang}: {engine.model_name}); Ctrl-C to stop",
+          file=sys.stderr)  # fmt: skip
     try:
         for block in microphone_blocks(0.05):
             for event in dictation.feed(block):
@@ -169,7 +173,8 @@ def cmd_models(args: argparse.Namespace) -> int:
     reports = [models.check(lang) for lang in langs]
     for report in reports:
         print("\n".join(report.lines()))
-    print("PocketSphinx: English model inside the pocketsphinx package (no download)")
+    print("PocketSphinx: inside the pocketsphinx package (no download); used for English, "
+          "and for French and Italian where no Vosk model is installed")  # fmt: skip
     found = [r for r in reports if r.found]
     return 0 if all(r.usable or not r.checked_words for r in found) else 1
 
@@ -179,7 +184,8 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
         "--engine",
         choices=["vosk", "pocketsphinx"],
         default=None,
-        help="recogniser (default: pocketsphinx for English, vosk for French and Italian)",
+        help="recogniser (default: pocketsphinx for English; for French and Italian vosk "
+        "where a model is installed, else pocketsphinx)",
     )
     p.add_argument("--lang", choices=LANGUAGES, default="en")
     p.add_argument(

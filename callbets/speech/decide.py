@@ -151,6 +151,9 @@ def decide(
     if hearing.degraded:
         why = said("heard_degraded_model")
         return Decision("ask", why, best.announcement, choices, readings)
+    if hearing.fragment:
+        why = said("heard_fragment", text=best.candidate.text)
+        return Decision("ask", why, best.announcement, choices, readings)
     unsure = _unsure(best.candidate, lang, policy, hearing.snr_db)
     if unsure:
         return Decision("ask", unsure, best.announcement, choices, readings)

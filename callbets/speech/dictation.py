@@ -9,6 +9,14 @@ segmenter what was said reads as so far: a whole announcement with its stake end
 a short pause, one with no stake said yet after a longer one ("seventeen and the
 neighbours … by five"), anything else after a longer one still.
 
+A pause inside an announcement is not its end.  An utterance said within
+:data:`CONTINUE_WINDOW` of an announcement (anything but a confirmation, a cancel or table
+talk) that begins with "and", or has no call of its own ("… by five"), continues it: the
+:class:`Heard` then holds both and says it ``continues`` the one before.  Any other
+utterance that soon is marked a fragment (a recogniser hears "and" as "an"): asked, with
+the reading joined to the one before offered too, never accepted alone.  So is one that
+begins with "and" with nothing before it to continue.
+
 Audio is given a faint noise floor first (:func:`comfort_noise`): a microphone always
 has one, and the acoustic model, trained on real recordings, mishears digital silence.
 """
@@ -39,6 +47,9 @@ Measured on the dev set: clean synthetic speech went from 74 % to 93 % first rea
 exact; noisy speech, whose own noise is far louder, did not change."""
 PARTIAL_EVERY = 5
 """Frames (30 ms) between two looks at the partial text."""
+CONTINUE_WINDOW = 2.0
+"""Seconds from the end of an announcement's speech to the start of the next utterance
+within which that utterance may continue it (see the module docstring)."""
 
 
 def comfort_noise(pcm: bytes, rng: random.Random, amplitude: int = FLOOR_AMPLITUDE) -> bytes:
@@ -70,6 +81,9 @@ class Heard:
     """Stream time at which the pause after it was long enough to close it."""
     compute_after: float
     """Seconds of computing between the close and the hearing being ready."""
+    continues: bool = False
+    """This utterance went on from the one before, and ``hearing`` holds both: it takes
+    the place of the earlier one's reading."""
 
 
 DictationEvent = Partial | Heard
@@ -139,6 +153,8 @@ class Dictation:
         self._start = 0.0
         self._frames_since_partial = 0
         self._partial = ""
+        self._last: Heard | None = None
+        self.conjunctions = {fold(p).split()[0] for p in phrases(engine.lang).get("AND", ())}
 
     def _state(self) -> str:
         if self._utterance is None:
@@ -184,7 +200,47 @@ class Dictation:
         hearing = self._utterance.finish()
         self._utterance, self._partial = None, ""
         hearing = replace(hearing, snr_db=event.snr_db)
-        yield Heard(hearing, self._start, event.speech_end, event.at, self.clock() - began)
+        heard = Heard(hearing, self._start, event.speech_end, event.at, self.clock() - began)
+        heard = self._continued(heard)
+        self._last = heard
+        yield heard
+
+    def _continued(self, heard: Heard) -> Heard:
+        """The utterance, joined to the announcement before it if it goes on from it, or
+        marked a fragment (see the module docstring)."""
+        text = heard.hearing.best.text if heard.hearing.best else ""
+        if not text:
+            return heard
+        opens_with_and = text.split()[0] in self.conjunctions
+        prev = self._last
+        if prev is None or not self._can_continue(prev, heard):
+            return self._fragment(heard, None) if opens_with_and else heard
+        joined = join_hearings([prev.hearing, heard.hearing], self.engine.name)
+        legal_alone = self.reads_as(text) != PARTIAL
+        if opens_with_and or not legal_alone:
+            best = joined.best.text if joined.best else ""
+            if opens_with_and or self.reads_as(best) != PARTIAL:
+                return replace(heard, hearing=joined, start=prev.start, continues=True)
+        # said right after an announcement: a bet of its own, or its end ("and" misheard
+        # as "an")?  Never accepted alone; the reading with the one before is offered too
+        return self._fragment(heard, joined)
+
+    @staticmethod
+    def _fragment(heard: Heard, joined: Hearing | None) -> Heard:
+        """The utterance marked a fragment (asked, never accepted alone), with the reading
+        joined to the one before as an alternative."""
+        more = joined.candidates[:1] if joined is not None else ()
+        hearing = replace(heard.hearing, candidates=heard.hearing.candidates + more)
+        return replace(heard, hearing=replace(hearing, fragment=True))
+
+    def _can_continue(self, prev: Heard, heard: Heard) -> bool:
+        """Whether ``heard`` may go on from ``prev``: soon enough after it, and ``prev``
+        was an announcement (not a confirmation, a cancel or table talk)."""
+        said = prev.hearing.best.text if prev.hearing.best else ""
+        if not said or heard.start - prev.speech_end > CONTINUE_WINDOW:
+            return False
+        lang = self.engine.lang
+        return not confirmation(said, lang) and table_talk(said, lang) is None
 
 
 def dictate(engine: Engine, pcm: bytes, house: House | None = None,
@@ -199,22 +255,32 @@ def dictate(engine: Engine, pcm: bytes, house: House | None = None,
     return heard
 
 
-def hear_recording(engine: Engine, pcm: bytes, house: House | None = None) -> Hearing:
-    """A recording of one announcement as one hearing: its utterances (normally one; more
-    when the speaker paused long) joined, the words in order, the noisiest margin kept."""
-    heard = dictate(engine, pcm, house)
-    if len(heard) == 1:
-        return heard[0].hearing
-    best = [h.hearing.best for h in heard if h.hearing.best is not None]
-    degraded = any(h.hearing.degraded for h in heard)
+def join_hearings(hearings: list[Hearing], engine: str) -> Hearing:
+    """Several utterances as one hearing: their best texts joined in order, with their
+    words, the noisiest margin kept (the alternatives of each are lost)."""
+    if len(hearings) == 1:
+        return hearings[0]
+    best = [h.best for h in hearings if h.best is not None]
+    degraded = any(h.degraded for h in hearings)
     if not best:
-        return Hearing((), engine.name, degraded=degraded)
+        return Hearing((), engine, degraded=degraded)
     joined = Candidate(
         " ".join(c.text for c in best),
         sum(c.score for c in best),
         tuple(w for c in best for w in c.words),
     )
-    margins = [h.hearing.snr_db for h in heard if h.hearing.snr_db is not None]
-    notes = tuple(n for h in heard for n in h.hearing.notes)
+    margins = [h.snr_db for h in hearings if h.snr_db is not None]
+    notes = tuple(n for h in hearings for n in h.notes)
     snr = min(margins) if margins else None
-    return Hearing((joined,), engine.name, notes, snr, degraded)
+    return Hearing((joined,), engine, notes, snr, degraded)
+
+
+def hear_recording(engine: Engine, pcm: bytes, house: House | None = None) -> Hearing:
+    """A recording of one announcement as one hearing: its utterances (normally one; more
+    when the speaker paused long) joined, the words in order, the noisiest margin kept."""
+    kept: list[Heard] = []
+    for heard in dictate(engine, pcm, house):
+        if heard.continues and kept:  # it holds the one it went on from
+            kept.pop()
+        kept.append(heard)
+    return join_hearings([h.hearing for h in kept], engine.name)

@@ -40,6 +40,9 @@ class Hearing:
     degraded: bool = False
     """Heard by a model that lacks words of the table (accepted on purpose): never
     accepted unasked."""
+    fragment: bool = False
+    """Begins with "and" with nothing before it to continue (the rest of an announcement
+    whose start was lost, or said too long after it): never accepted unasked."""
 
     @property
     def best(self) -> Candidate | None:
@@ -68,6 +71,8 @@ class Engine(Protocol):
 
     name: str
     lang: str
+    model_name: str
+    """Which acoustic model it hears with (a folder, or what the package ships)."""
 
     def open(self) -> Utterance:
         """Start decoding an utterance (:func:`hear_whole` decodes a whole one)."""
