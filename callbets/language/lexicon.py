@@ -114,8 +114,16 @@ def phrase_words(phrase: str) -> tuple[str, ...]:
 
 def spoken_form(words: tuple[str, ...]) -> bool:
     """False for a typed contraction split in two ("i'd" → ``i'`` ``d``, "that's"):
-    recognisers write such words whole, and typed text splits them like this."""
-    return not any(a.endswith("'") and len(b) <= 2 for a, b in itertools.pairwise(words))
+    recognisers write such words whole, and typed text splits them like this.  An
+    elision, whose first part is consonants only ("s'il", "qu'il", "c'è"), is said."""
+    return not any(
+        a.endswith("'") and len(b) <= 2 and not _elided(a) for a, b in itertools.pairwise(words)
+    )
+
+
+def _elided(word: str) -> bool:
+    """Whether a word ending in an apostrophe is an elision ("s'", "qu'", "l'")."""
+    return not any(c in "aeiouy" for c in word[:-1].removesuffix("u"))
 
 
 class Tok(NamedTuple):
