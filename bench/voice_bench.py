@@ -29,10 +29,18 @@ from typing import Any
 
 from callbets import find_house, parse_notation
 from callbets.speech.audio import duration, read_wav
-from callbets.speech.decide import Decision, decide
+from callbets.speech.decide import Decision, bet_words, decide
 from callbets.speech.dictation import Dictation, Heard
 
 BLOCK = 1600  # 50 ms
+ENGINE = os.environ.get("CALLBETS_BENCH_ENGINE", "pocketsphinx")
+
+
+def weakest(decision: Decision, lang: str) -> float | None:
+    """The weakest confidence of the chosen reading's bet words (for calibration)."""
+    first = decision.readings[0].candidate if decision.readings else None
+    words = bet_words(first, lang) if first is not None else ()
+    return min((c for _, c in words), default=None)
 
 
 def chips(notation: str) -> dict[tuple[int, ...], int]:
@@ -43,7 +51,8 @@ def session(condition: str, items: list[dict[str, Any]], folder: str) -> list[di
     """Feed one condition's files through one dictation; score each file."""
     from callbets.speech.engines import make_engine
 
-    engine = make_engine("pocketsphinx", "en")
+    lang = items[0]["lang"] if items else "en"
+    engine = make_engine(ENGINE, lang)
     dictation = Dictation(engine)
     out = []
     for item in items:
@@ -58,7 +67,9 @@ def session(condition: str, items: list[dict[str, Any]], folder: str) -> list[di
             events = list(dictation.feed(block) if block else dictation.flush())
             for e in events:
                 if isinstance(e, Heard):
-                    d = decide(e.hearing, "en")
+                    if e.continues and results:  # it holds the one it went on from
+                        results.pop()
+                    d = decide(e.hearing, lang)
                     took = time.perf_counter() - start
                     arrived = offset + min(len(pcm), (k + 1) * BLOCK) / 32000
                     results.append((e, d, arrived - e.speech_end + took))
@@ -83,6 +94,7 @@ def session(condition: str, items: list[dict[str, Any]], folder: str) -> list[di
             "heard": heard, "text": item["text"], "seconds": duration(pcm), "compute": spent,
             "latency": lat, "utterances": len(results),
             "reason": kept[0][1].reason if len(kept) == 1 else "",
+            "weakest": weakest(kept[0][1], lang) if len(kept) == 1 else None,
             "snr": kept[0][0].hearing.snr_db if len(kept) == 1 else None,
         })  # fmt: skip
     return out

@@ -1,4 +1,4 @@
-"""Make development and test audio for the voice front-end (English).
+"""Make development and test audio for the voice front-end (English, French, Italian).
 
 Synthesises announcements with several engines (espeak-ng voices and variants, Debian's
 flite voices, festival's diphone and HTS voices), at several speeds, and makes noisy
@@ -7,11 +7,15 @@ utterances of the same split, mixed).  Texts and voices are split: the test half
 texts the dev half never has, and voices the dev half never hears.  Tune on dev only;
 report test figures only.
 
-Needs the Debian packages espeak-ng, flite, festival (with festvox-kallpc16k,
-festvox-kdlpc16k, festvox-us-slt-hts) and sox.  Writes ``OUT/<split>/manifest.jsonl``
-(a ``callbets regress`` suite) and ``OUT/<split>/<condition>/<id>.wav``.
+English texts are :data:`TEXTS`; French and Italian ones are ``bench/voice_texts/<lang>.txt``
+(written by a helper who saw only rules.md and the seeds, never the grammar).
 
-    python bench/voice_data.py OUT [--texts N]
+Needs the Debian packages espeak-ng, flite, festival (with festvox-kallpc16k,
+festvox-kdlpc16k, festvox-us-slt-hts, festvox-italp16k, festvox-itapc16k) and sox.  Writes
+``OUT/<split>/manifest.jsonl`` (a ``callbets regress`` suite) and
+``OUT/<split>/<condition>/<id>.wav``.
+
+    python bench/voice_data.py OUT [--lang fr] [--conditions clean,pink15,babble10]
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ TEXTS = [
     "even", "high", "low by twenty", "first dozen by twenty five", "last column by ten",
 ]  # fmt: skip
 
+VOICES_BY_LANG: dict[str, dict[str, list[tuple[str, str, float]]]] = {}
 VOICES = {
     # (engine, voice, speed factor or espeak words per minute)
     "dev": [
@@ -95,6 +100,18 @@ VOICES = {
         ("festival", "cmu_us_slt_arctic_hts", 1.0),
     ],
 }
+VOICES_BY_LANG["en"] = VOICES
+VOICES_BY_LANG["fr"] = {
+    # espeak-ng is the only French synthesiser Debian ships (mbrola's voices are not there)
+    "dev": [("espeak", "fr+m1", 150), ("espeak", "fr-be+f2", 165), ("espeak", "fr+m3", 175),
+            ("espeak", "fr-ch+f3", 145)],
+    "test": [("espeak", "fr+m6", 160), ("espeak", "fr+f4", 150), ("espeak", "fr-be+m4", 180),
+             ("espeak", "fr-ch", 155)],
+}  # fmt: skip
+VOICES_BY_LANG["it"] = {
+    "dev": [("espeak", "it+m2", 150), ("espeak", "it+f3", 165), ("festival", "lp_diphone", 1.0)],
+    "test": [("espeak", "it+m6", 160), ("espeak", "it+f5", 145), ("festival", "pc_diphone", 1.0)],
+}  # fmt: skip
 NOISES = ("pink", "brown", "babble")
 SNRS = (20, 15, 10, 5)
 
@@ -117,7 +134,7 @@ def synthesise(engine: str, voice: str, speed: float, text: str, out: Path) -> N
             tempo = [] if speed == 1.0 else ["tempo", str(speed)]
         else:
             subprocess.run(["text2wave", "-eval", f"(voice_{voice})", "-o", str(raw)],
-                           input=text.encode(), check=True)  # fmt: skip
+                           input=text.encode("latin-1", "replace"), check=True)  # fmt: skip
             tempo = [] if speed == 1.0 else ["tempo", str(speed)]
         out.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(["sox", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", str(out),
@@ -174,16 +191,29 @@ def babble(utterances: list[array[int]], rng: random.Random, seconds: float) -> 
     return array("h", (int(x * 12000 / peak) for x in acc))
 
 
+def texts_of(lang: str) -> list[str]:
+    """A language's texts from ``bench/voice_texts/<lang>.txt`` (one per line)."""
+    path = ROOT / "bench" / "voice_texts" / f"{lang}.txt"
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--lang", choices=sorted(VOICES_BY_LANG), default="en")
+    ap.add_argument("--conditions", default="", help="comma-separated (default: all)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    lang = args.lang
+    conditions = [f"{n}{snr}" for n in NOISES for snr in SNRS]
+    if args.conditions:
+        conditions = [c for c in args.conditions.split(",") if c != "clean"]
+    said = TEXTS if lang == "en" else texts_of(lang)
     texts = []
-    for text in TEXTS:
+    for text in said:
         try:
-            texts.append((text, parse(text, "en").notation()))
+            texts.append((text, parse(text, lang).notation()))
         except AnnouncementError as err:
             print(f"skipped {text!r}: {err}", file=sys.stderr)
     for split in ("dev", "test"):
@@ -191,10 +221,11 @@ def main() -> int:
         items = []
         mine = [(t, e) for t, e in texts if split_of(t) == split]
         for n, (text, expect) in enumerate(mine):
-            engine, voice, speed = VOICES[split][n % len(VOICES[split])]
+            voices = VOICES_BY_LANG[lang][split]
+            engine, voice, speed = voices[n % len(voices)]
             name = f"{split}-{n:03d}"
             synthesise(engine, voice, speed, text, folder / "clean" / f"{name}.wav")
-            items.append({"id": name, "lang": "en", "text": text, "expect": expect,
+            items.append({"id": name, "lang": lang, "text": text, "expect": expect,
                           "voice": f"{engine}:{voice}", "speed": speed})  # fmt: skip
         clean = {i["id"]: read(folder / "clean" / f"{i['id']}.wav") for i in items}
         noises = {}
@@ -207,19 +238,21 @@ def main() -> int:
         manifest = []
         for item in items:
             manifest.append({**item, "audio": f"clean/{item['id']}.wav", "condition": "clean"})
-            for noise in NOISES:
-                for snr in SNRS:
-                    cond = f"{noise}{snr}"
-                    mixed = mix(clean[item["id"]], noises[noise], snr, rng.randrange(10 * RATE))
-                    write(folder / cond / f"{item['id']}.wav", mixed)
-                    manifest.append(
-                        {
-                            **item,
-                            "id": f"{item['id']}-{cond}",
-                            "audio": f"{cond}/{item['id']}.wav",
-                            "condition": cond,
-                        }
-                    )
+            for cond in conditions:
+                noise, snr = (
+                    cond.rstrip("0123456789"),
+                    int(cond.lstrip("abcdefghijklmnopqrstuvwxyz")),
+                )
+                mixed = mix(clean[item["id"]], noises[noise], snr, rng.randrange(10 * RATE))
+                write(folder / cond / f"{item['id']}.wav", mixed)
+                manifest.append(
+                    {
+                        **item,
+                        "id": f"{item['id']}-{cond}",
+                        "audio": f"{cond}/{item['id']}.wav",
+                        "condition": cond,
+                    }
+                )
         (folder / "manifest.jsonl").write_text(
             "".join(json.dumps(m) + "\n" for m in manifest), encoding="utf-8"
         )
