@@ -109,6 +109,12 @@ def _dictionary(arpa: Path, files: list[Path]) -> Path:
     return out
 
 
+def shipped_model(lang: str) -> Path:
+    """The folder of the means and variances callbets ships for a language (the wheel's
+    model adapted to it by ``bench/adapt_base.py``); it may not exist."""
+    return Path(str(resources.files(__package__))) / "acoustic" / lang
+
+
 MODEL_NOTE = {
     "en": "US-English model inside the pocketsphinx package",
     "fr": "US-English model inside the pocketsphinx package, French words in its phones",
@@ -135,13 +141,19 @@ class PocketSphinxEngine:
         self.model_name = MODEL_NOTE[lang]
         base = Path(get_model_path()) / "en-us"
         arpa = arpa_file(lang)
-        dict_path = _dictionary(arpa, lexicon_files(lang, base))
+        self.dictionary = _dictionary(arpa, lexicon_files(lang, base))
+        adapted = shipped_model(lang)
+        extra = {}
+        if (adapted / "means").is_file():
+            extra = {"mean": str(adapted / "means"), "var": str(adapted / "variances")}
+            self.model_name += f", adapted to {lang} speech ({adapted})"
         self.decoder: Any = Decoder(
             hmm=str(base / "en-us"),
-            dict=str(dict_path),
+            dict=str(self.dictionary),
             lm=str(arpa),
             logfn=os.devnull,
             bestpath=True,
+            **extra,
         )
 
     def open(self) -> SphinxUtterance:

@@ -1,0 +1,58 @@
+"""Adapt PocketSphinx's US-English model to French or Italian speech, for the means and
+variances callbets ships (``callbets/speech/engines/acoustic/<lang>/``).
+
+The recordings are the dev splits of ``bench/voice_data.py`` (clean and with pink noise
+at 15 dB): synthetic voices, so the shipped model has learnt those voices' French or
+Italian, not a croupier's; ``callbets enrol`` adapts it to a croupier's own recordings.
+Measure it on the test split, whose texts and voices it never heard.
+
+    python bench/voice_data.py /tmp/vd/fr --lang fr --conditions clean,pink15
+    python bench/adapt_base.py fr /tmp/vd/fr/dev
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pocketsphinx import get_model_path
+
+from callbets.language.normalize import words
+from callbets.speech.adapt import Recording, adapt
+from callbets.speech.engines.sphinx import PocketSphinxEngine, shipped_model
+
+CONDITIONS = ("clean", "pink15")
+
+
+def recordings(split: Path, known: set[str]) -> list[Recording]:
+    """The split's recordings whose every word the dictionary spells."""
+    out = []
+    for line in (split / "manifest.jsonl").read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        said = tuple(w.text for w in words(item["text"]) if w.text.replace("'", "").isalpha())
+        if item["condition"] in CONDITIONS and set(said) <= known:
+            out.append(Recording(split / item["audio"], said))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("lang", choices=["fr", "it"])
+    ap.add_argument("splits", nargs="+", type=Path)
+    args = ap.parse_args()
+    engine = PocketSphinxEngine(args.lang)
+    dictionary = Path(engine.dictionary)
+    known = {line.split()[0].split("(")[0] for line in dictionary.read_text().splitlines()}
+    recs = [r for split in args.splits for r in recordings(split, known)]
+    out = shipped_model(args.lang)
+    adapt(Path(get_model_path()) / "en-us" / "en-us", dictionary, recs, out,
+          step=lambda name: print(f"{name}…", file=sys.stderr))  # fmt: skip
+    (out / "adapt.log").unlink()
+    print(f"{args.lang}: adapted on {len(recs)} recordings into {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
