@@ -19,7 +19,7 @@ from callbets.language.grammar import written_forms
 from callbets.language.vocabulary import vocabulary
 from callbets.speech import SpeechUnavailable, models
 from callbets.speech.audio import RATE, microphone_blocks, read_wav
-from callbets.speech.decide import POLICIES, Policy, bet_words, decide
+from callbets.speech.decide import POLICIES, Policy, bet_words, decide, policy_for
 from callbets.speech.dictation import CONTINUE_WINDOW, Dictation, Heard
 from callbets.speech.engines import Candidate, Hearing, default_engine, hear_whole
 from callbets.speech.engines.kaldi import join_alternatives, vosk_candidates
@@ -154,6 +154,8 @@ def test_pocketsphinx_policy_asks_when_unsure(text, confs, snr, why):
 
 def test_policies_are_data():
     assert POLICIES["pocketsphinx"].min_words == 2
+    assert policy_for("pocketsphinx", "fr").min_snr_db == 20.0  # calibrated per language
+    assert policy_for("pocketsphinx", "en") is POLICIES["pocketsphinx"]
     assert Policy().n_best_must_agree  # an engine not calibrated gets every check
 
 
@@ -446,8 +448,8 @@ def test_what_goes_on_after_a_pause_continues_the_announcement(first, second, wh
     [("corner thirty two thirty six", "and tiers by two", 3.0),  # too late to continue
      ("that is correct", "and tiers by two", 0.5),  # after a confirmation
      (None, "and tiers by two", 0.0),  # nothing before it
-     ("voisins by five", "an tiers by two", 0.6),  # "and" heard as "an", right after
-     ("voisins by five", "tiers by two", 0.6)],  # "and" lost, right after
+     ("voisins du", "an tiers by two", 0.6),  # "and" heard as "an", right after
+     ("seventeen and the neighbours", "tiers by two", 0.6)],  # "and" lost, right after
 )  # fmt: skip
 def test_a_fragment_is_never_accepted_alone(first, second, gap):
     said = [utterance(first, 0.0, 2.0)] if first else []
@@ -457,12 +459,11 @@ def test_a_fragment_is_never_accepted_alone(first, second, gap):
     assert decision.kind != "accept"
     if decision.chosen is not None:  # legal alone: asked, the longer reading offered too
         assert decision.kind == "ask" and "cut by a pause" in decision.reason
-        if first == "voisins by five":
-            assert {c.notation() for c in decision.choices} == {"tiers x2", "voisins x5 ; tiers x2"}
 
 
-def test_a_new_announcement_after_the_window_stands_alone():
-    late = 2.0 + CONTINUE_WINDOW + 0.5
+@pytest.mark.parametrize("gap", [0.5, CONTINUE_WINDOW + 0.5])
+def test_a_new_announcement_after_a_whole_one_or_the_window_stands_alone(gap):
+    late = 2.0 + gap
     _, later = heard_in_turn(utterance("voisins by five", 0.0, 2.0),
                              utterance("tiers by two", late, late + 2.0))  # fmt: skip
     assert not later.continues and not later.hearing.fragment
@@ -470,7 +471,7 @@ def test_a_new_announcement_after_the_window_stands_alone():
 
 
 def test_an_elision_is_said_a_typed_contraction_is_not():
-    """"s'il vous plaît" is what French players say (4 of 54 French dev texts); "i'd" is
+    """ "s'il vous plaît" is what French players say (4 of 54 French dev texts); "i'd" is
     how typed English splits "I'd", which recognisers write whole."""
     assert {"s'", "il", "plait"} <= set(words("fr"))
     assert "d" not in words("en")

@@ -13,9 +13,10 @@ A pause inside an announcement is not its end.  An utterance said within
 :data:`CONTINUE_WINDOW` of an announcement (anything but a confirmation, a cancel or table
 talk) that begins with "and", or has no call of its own ("… by five"), continues it: the
 :class:`Heard` then holds both and says it ``continues`` the one before.  Any other
-utterance that soon is marked a fragment (a recogniser hears "and" as "an"): asked, with
-the reading joined to the one before offered too, never accepted alone.  So is one that
-begins with "and" with nothing before it to continue.
+utterance that soon after one that was not a whole announcement is marked a fragment
+(a recogniser hears "and" as "an"): asked, with the reading joined to the one before
+offered too, never accepted alone.  So is one that begins with "and" with nothing before
+it to continue.
 
 Audio is given a faint noise floor first (:func:`comfort_noise`): a microphone always
 has one, and the acoustic model, trained on real recordings, mishears digital silence.
@@ -221,8 +222,11 @@ class Dictation:
             best = joined.best.text if joined.best else ""
             if opens_with_and or self.reads_as(best) != PARTIAL:
                 return replace(heard, hearing=joined, start=prev.start, continues=True)
-        # said right after an announcement: a bet of its own, or its end ("and" misheard
-        # as "an")?  Never accepted alone; the reading with the one before is offered too
+        if self.reads_as(prev.hearing.best.text if prev.hearing.best else "") == WHOLE:
+            return heard  # a whole announcement, then another: two bets
+        # said right after the start of an announcement ("voisins du … an tiers by two":
+        # "and" heard as "an"): its end, or a bet of its own?  Never accepted alone; the
+        # reading with the one before is offered too
         return self._fragment(heard, joined)
 
     @staticmethod
