@@ -108,7 +108,7 @@ def espeak_ipa(texts: list[str], lang: str) -> list[str]:
     return lines
 
 
-def spoken_form(word: str) -> str:
+def espeak_text(word: str) -> str:
     """What espeak-ng is given for a word: an elided word ("l'", "dell'") with an "a"
     after it, so it is read as a sound, not as a letter's name."""
     return word[:-1] + "a" if word.endswith("'") else word
@@ -142,9 +142,9 @@ def pronunciations(words: list[str], lang: str, also: str | None) -> dict[str, l
         forms = {word} | {w for w in written.get(word, ()) if not w.isascii()}
         contexts = CONTEXTS[lang][:1] if word.endswith("'") else CONTEXTS[lang]
         for form, context in itertools.product(sorted(forms), contexts):
-            readings.append((word, lang, context.format(spoken_form(form))))
+            readings.append((word, lang, context.format(espeak_text(form))))
         if also and word in shared:
-            readings.append((word, also, spoken_form(word)))
+            readings.append((word, also, espeak_text(word)))
     found: dict[str, list[str]] = {}
     for voice in dict.fromkeys(v for _, v, _ in readings):  # the language's own first
         mine = [r for r in readings if r[1] == voice]
