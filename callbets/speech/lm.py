@@ -45,6 +45,10 @@ def cache_dir() -> Path:
 
 GENERATORS = ("sentences.py", "phrases.py", "ngram.py", "lm.py")
 """The modules (of this package) whose code decides what is counted."""
+LANGUAGE = ("vocabulary.py", "lexicon.py", "normalize.py")
+"""The modules of :mod:`callbets.language` that decide which phrases are said and how
+they are spelled ("s'il vous plaît" was left out of a cached model by a change to
+``lexicon.py`` that its key did not see)."""
 
 
 def grammar_key(lang: str) -> str:
@@ -52,7 +56,8 @@ def grammar_key(lang: str) -> str:
     generates and counts the sentences."""
     h = hashlib.sha256(f"{lang}:{SENTENCES}:{ORDER}".encode())
     here = Path(__file__).resolve().parent
-    sources = [here / name for name in GENERATORS] + [here.parent / "language" / "vocabulary.py"]
+    language = here.parent / "language"
+    sources = [here / name for name in GENERATORS] + [language / name for name in LANGUAGE]
     for path in [*sorted(grammar_dir().glob("*")), *sources]:
         if path.suffix in (".lark", ".toml", ".py"):
             h.update(path.name.encode() + b"\0" + path.read_bytes())
