@@ -17,11 +17,9 @@ import json
 import sys
 from pathlib import Path
 
-from pocketsphinx import get_model_path
-
 from callbets.language.normalize import words
 from callbets.speech.adapt import Recording, adapt
-from callbets.speech.engines.sphinx import PocketSphinxEngine, shipped_model
+from callbets.speech.engines.sphinx import PocketSphinxEngine, shipped_model, wheel_model
 
 CONDITIONS = ("clean", "pink15")
 
@@ -43,11 +41,11 @@ def main() -> int:
     ap.add_argument("splits", nargs="+", type=Path)
     args = ap.parse_args()
     engine = PocketSphinxEngine(args.lang)
-    dictionary = Path(engine.dictionary)
+    dictionary = engine.dictionary
     known = {line.split()[0].split("(")[0] for line in dictionary.read_text().splitlines()}
     recs = [r for split in args.splits for r in recordings(split, known)]
     out = shipped_model(args.lang)
-    adapt(Path(get_model_path()) / "en-us" / "en-us", dictionary, recs, out,
+    adapt(wheel_model(), dictionary, recs, out,
           step=lambda name: print(f"{name}…", file=sys.stderr))  # fmt: skip
     (out / "adapt.log").unlink()
     print(f"{args.lang}: adapted on {len(recs)} recordings into {out}")

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,3 +88,51 @@ def test_adapting_to_recordings_changes_what_is_heard(tmp_path: Path):
     after = decode("fr", files, mean=str(out / "means"), var=str(out / "variances"))
     right = [sum(h == s for h, s in zip(heard, said, strict=True)) for heard in (before, after)]
     assert right[1] > right[0], right
+
+
+def callbets(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "callbets", *args], capture_output=True,
+                          text=True, timeout=600, env={**os.environ, **env})  # fmt: skip
+
+
+def test_enrol_a_croupier_and_hear_him_with_his_model(tmp_path: Path):
+    """``callbets enrol`` on a suite of one voice's recordings (the Italian fixtures): the
+    model is stored under his name, the report reads the held-apart recordings before and
+    after, and transcribe uses his model when named, or when $CALLBETS_CROUPIER is he."""
+    sphinxtrain_or_skip()
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "CALLBETS_CROUPIER": ""}
+    done = callbets("enrol", str(FIXTURES / "suite-it.jsonl"), "--lang", "it",
+                    "--croupier", "Marco Polo", env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "enrolled Marco Polo (it): adapted on 12 recordings, 4 held apart" in done.stdout
+    assert re.search(r"before first readings exact \d+/4, wrong accepted 0", done.stdout)
+    assert re.search(r"after  first readings exact \d+/4, wrong accepted 0", done.stdout)
+    stored = tmp_path / "data" / "callbets" / "croupiers" / "it" / "Marco Polo"
+    report = json.loads((stored / "enrol.json").read_text())
+    assert report["adapted_on"] == 12 and report["after"]["items"] == 4
+    assert (stored / "means").read_bytes() != (WHEEL_MODEL / "means").read_bytes()
+    wav = str(FIXTURES / "it" / "01.wav")
+    from_env = {"CALLBETS_CROUPIER": "Marco Polo"}
+    for how, extra in (("named", {}), ("from the environment", from_env)):
+        args = ("--croupier", "Marco Polo") if how == "named" else ()
+        heard = callbets("transcribe", "--lang", "it", *args, wav, env={**env, **extra})
+        line = json.loads(heard.stdout.splitlines()[0])
+        assert "adapted to croupier Marco Polo" in line["model"], how
+    plain = json.loads(callbets("transcribe", "--lang", "it", wav, env=env).stdout.splitlines()[0])
+    assert "croupier" not in plain["model"]
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [(("transcribe", "--lang", "it", "--croupier", "Nobody"), "not enrolled for 'it'"),
+     (("enrol", "SUITE", "--lang", "it", "--croupier", "../x"), "cannot be a croupier's name"),
+     (("enrol", "SUITE", "--lang", "fr", "--croupier", "Jean"), "usable fr recordings")],
+)  # fmt: skip
+def test_enrol_and_croupier_mistakes_are_one_line_and_exit_2(tmp_path: Path, args, why):
+    suite = str(FIXTURES / "suite-it.jsonl")  # no French recording in it
+    args = tuple(suite if a == "SUITE" else a for a in args)
+    if args[0] == "transcribe":
+        args = (*args, str(FIXTURES / "it" / "01.wav"))
+    done = callbets(*args, env={"XDG_DATA_HOME": str(tmp_path), "CALLBETS_CROUPIER": ""})
+    assert done.returncode == 2 and why in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -36,6 +36,7 @@ DOORS: tuple[str, ...] = (
 COMMANDS: dict[str, str] = {
     **{door: door for door in DOORS if door != "speech"},
     "transcribe": "speech", "listen": "speech", "models": "speech", "houses": "vocabulary",
+    "enrol": "regress",
 }  # fmt: skip
 """Each command and the door that defines it.  ``callbets COMMAND`` imports only its own
 door: the rooms behind the others (speech, table, regress, the console) would add about

@@ -44,6 +44,7 @@ def cmd_console(args: argparse.Namespace) -> int:
     """Run the console on a table file (made on first use)."""
     from ..console.app import run  # start-up time: prompt_toolkit, about 200 ms here
     from ..console.voice import Listener  # start-up time: the speech modules, about 20 ms
+    from ..speech.croupiers import enrolled  # the same: only when the console starts
 
     path = location_of(args.table, default_path())
     lock: ConsoleLock | DatabaseConsoleLock | None = None
@@ -55,9 +56,9 @@ def cmd_console(args: argparse.Namespace) -> int:
             lock = DatabaseConsoleLock(table.store).acquire()
         listener = None
         if speech_installed():
-            listener = Listener(
-                table.lang, table.house, args.engine, args.model, args.accept_missing_words
-            )
+            voice = args.croupier if args.croupier and enrolled(args.croupier, table.lang) else None
+            listener = Listener(table.lang, table.house, args.engine, args.model,
+                                args.accept_missing_words, croupier=voice)  # fmt: skip
         try:
             return run(table, listener)
         finally:
@@ -102,6 +103,8 @@ def add_commands(sub: Any) -> None:
         "--croupier",
         metavar="NAME",
         default=os.environ.get("CALLBETS_CROUPIER") or None,
-        help="who is at the table, written into every audit row (default: $CALLBETS_CROUPIER)",
+        help="who is at the table, written into every audit row, and whose enrolled voice "
+        "model F5 hears with where he is enrolled ('callbets enrol'; default: "
+        "$CALLBETS_CROUPIER)",
     )
     c.set_defaults(run=cmd_console)

@@ -16,6 +16,7 @@ from ..language.readback import readback
 from ..roulette.house import DEFAULT_HOUSE, House, find_house
 from ..speech import SpeechUnavailable
 from ..speech.audio import RATE, duration, microphone_blocks, read_wav
+from ..speech.croupiers import resolve
 from ..speech.decide import Decision, decide
 from ..speech.dictation import Dictation, Heard, Partial
 from ..speech.engines import Engine, Hearing, make_engine
@@ -101,9 +102,15 @@ def transcribe_file(
         yield out
 
 
+def _engine(args: argparse.Namespace) -> Engine:
+    """The engine the options name (with an enrolled croupier's model where one is)."""
+    croupier = resolve(args.croupier, args.lang)
+    return make_engine(args.engine, args.lang, args.model, args.accept_missing_words, croupier)
+
+
 def cmd_transcribe(args: argparse.Namespace) -> int:
     """Recognise WAV files; one JSON line per utterance."""
-    engine = make_engine(args.engine, args.lang, args.model, args.accept_missing_words)
+    engine = _engine(args)
     house = find_house(args.house)
     for path in args.files:
         for line in transcribe_file(engine, path, house, args.block_ms, args.stream):
@@ -127,7 +134,7 @@ def _say(decision: Decision, lang: str, house: House) -> None:
 
 def cmd_listen(args: argparse.Namespace) -> int:
     """Listen on the microphone: live partial text, then read-back, decision, confirmation."""
-    engine = make_engine(args.engine, args.lang, args.model, args.accept_missing_words)
+    engine = _engine(args)
     house = find_house(args.house)
     dictation = Dictation(engine, house)
     pending: Decision | None = None
@@ -194,6 +201,12 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
         help="Vosk model folder (default: see 'callbets models')",
     )
     p.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME")
+    p.add_argument(
+        "--croupier",
+        metavar="NAME",
+        help="hear with this croupier's enrolled model ('callbets enrol'; default: "
+        "$CALLBETS_CROUPIER where enrolled for the language)",
+    )
     p.add_argument(
         "--accept-missing-words",
         action="store_true",

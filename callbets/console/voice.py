@@ -61,11 +61,14 @@ class Listener:
         model: str | None = None,
         degraded: bool = False,
         blocks: Blocks | None = None,
+        croupier: str | None = None,
     ) -> None:
         self.lang, self.house, self.model = lang, house, model
         self.degraded = degraded
         """Run a Vosk model that lacks words of the table (every bet is then asked)."""
-        self.engine_name = engine or default_engine(lang, model)
+        self.croupier = croupier
+        """An enrolled croupier whose voice model the engine uses."""
+        self.engine_name = engine or default_engine(lang, model, croupier)
         """The recogniser (the language's default unless told)."""
         self.blocks = blocks
         self._stop = threading.Event()
@@ -78,7 +81,8 @@ class Listener:
 
     def describe(self) -> str:
         """The engine and language, for the console."""
-        return f"{self.engine_name}, {self.lang}"
+        whose = f", {self.croupier}" if self.croupier else ""
+        return f"{self.engine_name}, {self.lang}{whose}"
 
     def start(self, report: Callable[[Heard], None]) -> None:
         """Start listening; each utterance (or a failure) is passed to ``report``."""
@@ -103,7 +107,9 @@ class Listener:
 
     def _listen(self, report: Callable[[Heard], None]) -> None:
         try:
-            engine = make_engine(self.engine_name, self.lang, self.model, self.degraded)
+            engine = make_engine(
+                self.engine_name, self.lang, self.model, self.degraded, self.croupier
+            )
             dictation = Dictation(engine, self.house)
             source = self.blocks() if self.blocks else microphone_blocks(0.05)
             for block in self._until_stopped(source):

@@ -43,6 +43,7 @@ from ..language.parse import parse
 from ..roulette.announcement import parse_notation
 from ..roulette.house import find_house
 from ..speech.audio import read_wav
+from ..speech.croupiers import resolve
 from ..speech.decide import decide
 from ..speech.dictation import hear_recording
 from ..speech.engines import default_engine, make_engine
@@ -243,10 +244,13 @@ def run_text(item: Item) -> Result:
     return _compare(item, got, item.text)
 
 
-def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
-    """Score a recorded item through a recogniser and the decision."""
+def run_audio(
+    item: Item, engine_name: str, model: str | None, croupier: str | None = None
+) -> Result:
+    """Score a recorded item through a recogniser (an enrolled ``croupier``'s model where
+    one is named) and the decision."""
     pcm = read_wav(Path(item.audio))
-    engine = _fresh(_engine(engine_name, item.lang, model), pcm)
+    engine = _fresh(_engine(engine_name, item.lang, model, croupier), pcm)
     hearing = hear_recording(engine, pcm, find_house(item.house))
     decision = decide(hearing, item.lang, find_house(item.house))
     heard = hearing.best.text if hearing.best else ""
@@ -264,11 +268,17 @@ def run_audio(item: Item, engine_name: str, model: str | None) -> Result:
 
 
 @functools.cache
-def _engine(name: str, lang: str, model: str | None) -> Any:
-    """The recogniser of an engine, language and model, loaded once per process: a serial
-    run, each ``--jobs`` process and each Dask worker process load it on their first item
-    that needs it and keep it (``_engine.cache_info().misses`` counts the loads)."""
-    return make_engine(name, lang, model)
+def _engine(name: str, lang: str, model: str | None, croupier: str | None = None) -> Any:
+    """The recogniser of an engine, language, model and croupier, loaded once per process:
+    a serial run, each ``--jobs`` process and each Dask worker process load it on their
+    first item that needs it and keep it (``_engine.cache_info().misses`` counts the
+    loads)."""
+    return make_engine(name, lang, model, croupier=croupier)
+
+
+def forget_engines() -> None:
+    """Drop the recognisers loaded in this process (a croupier's model was replaced)."""
+    _engine.cache_clear()
 
 
 def _fresh(engine: Any, pcm: bytes) -> Any:
@@ -291,11 +301,15 @@ def _fresh(engine: Any, pcm: bytes) -> Any:
     return engine
 
 
-def run_item(item: Item, engine: str = "", model: str | None = None) -> Result:
-    """Score one item (typed or recorded)."""
+def run_item(
+    item: Item, engine: str = "", model: str | None = None, croupier: str | None = None
+) -> Result:
+    """Score one item (typed or recorded; a recording with ``croupier``'s enrolled model
+    when he is enrolled for its language, see :func:`~callbets.speech.croupiers.resolve`)."""
     if item.audio:
-        name = engine or item.engine or default_engine(item.lang, model)
-        return run_audio(item, name, model)
+        whose = resolve(croupier, item.lang)
+        name = engine or item.engine or default_engine(item.lang, model, whose)
+        return run_audio(item, name, model, whose)
     return run_text(item)
 
 
@@ -393,6 +407,7 @@ def run_on_dask(
     engine: str = "",
     model: str | None = None,
     done: Callable[[], object] | None = None,
+    croupier: str | None = None,
 ) -> list[Result]:
     """Score items on a Dask cluster; the results in the items' order, the same as a serial
     run's.
@@ -415,6 +430,7 @@ def run_on_dask(
         [items[n] for n in recorded],
         engine=engine,
         model=model,
+        croupier=croupier,
         key=[f"callbets-regress-{run}-{n}" for n in recorded],
     )
     position = {f.key: n for f, n in zip(futures, recorded, strict=True)}
@@ -424,7 +440,7 @@ def run_on_dask(
     try:
         for n, item in enumerate(items):
             if not item.audio:
-                results[n] = run_item(item, engine, model)
+                results[n] = run_item(item, engine, model, croupier)
                 if done:
                     done()
         for future in finished:

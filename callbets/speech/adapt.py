@@ -124,14 +124,18 @@ def adapt(
     recordings: Sequence[Recording],
     out: Path,
     step: Callable[[str], None] = lambda _: None,
+    prior: Path | None = None,
 ) -> None:
     """MAP-adapt the model folder ``model`` to the recordings; write the adapted
     ``means`` and ``variances`` into ``out`` (see the module docstring).
 
     :param dictionary: the pronunciations of every word said (PocketSphinx's format).
+    :param prior: a folder whose ``means`` and ``variances`` replace the model's (a model
+        already adapted to the language, adapted further to one voice).
     :param step: told the name of each step as it starts (for a progress bar).
     :raises SpeechUnavailable: a program is missing or fails.
     """
+    gauss = prior or model
     programs = {n: tool(n) for n in ("pocketsphinx_mdef_convert", "sphinx_fe", "bw", "map_adapt")}
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="callbets-adapt-") as tmp:
@@ -159,7 +163,7 @@ def adapt(
               "-ei", "wav", "-eo", "mfc", "-mswav", "yes"], log)  # fmt: skip
         step("counts")
         _run([programs["bw"], "-moddeffn", str(work / "mdef.txt"),
-              "-meanfn", str(model / "means"), "-varfn", str(model / "variances"),
+              "-meanfn", str(gauss / "means"), "-varfn", str(gauss / "variances"),
               "-mixwfn", str(work / "mixture_weights"),
               "-tmatfn", str(model / "transition_matrices"), "-ts2cbfn", ".ptm.",
               "-feat", "1s_c_d_dd", "-svspec", "0-12/13-25/26-38", "-cmn", "current",
@@ -168,7 +172,7 @@ def adapt(
               "-cepdir", str(work / "mfc"), "-accumdir", str(work)], log)  # fmt: skip
         step("update")
         _run([programs["map_adapt"], "-moddeffn", str(work / "mdef.txt"), "-ts2cbfn", ".ptm.",
-              "-meanfn", str(model / "means"), "-varfn", str(model / "variances"),
+              "-meanfn", str(gauss / "means"), "-varfn", str(gauss / "variances"),
               "-mixwfn", str(work / "mixture_weights"),
               "-tmatfn", str(model / "transition_matrices"), "-accumdir", str(work),
               "-mapmeanfn", str(out / "means"), "-mapvarfn", str(out / "variances"),

@@ -22,10 +22,13 @@ DEFAULT_ENGINE = {"en": "pocketsphinx"}
 installed, else PocketSphinx)."""
 
 
-def default_engine(lang: str, model: str | None = None) -> str:
-    """The engine used unless one is named: :data:`DEFAULT_ENGINE`'s, else ``vosk`` when a
-    Vosk model is given or installed for the language, else ``pocketsphinx`` (nothing to
+def default_engine(lang: str, model: str | None = None, croupier: str | None = None) -> str:
+    """The engine used unless one is named: ``pocketsphinx`` for an enrolled croupier
+    (his model is one of its), :data:`DEFAULT_ENGINE`'s, else ``vosk`` when a Vosk model
+    is given or installed for the language, else ``pocketsphinx`` (nothing to
     download)."""
+    if croupier:
+        return "pocketsphinx"
     if lang in DEFAULT_ENGINE:
         return DEFAULT_ENGINE[lang]
     # the model search reads the model folders (and imports zipfile): only when needed
@@ -35,23 +38,33 @@ def default_engine(lang: str, model: str | None = None) -> str:
 
 
 def make_engine(
-    name: str | None, lang: str, model: str | None = None, degraded: bool = False
+    name: str | None,
+    lang: str,
+    model: str | None = None,
+    degraded: bool = False,
+    croupier: str | None = None,
 ) -> Engine:
     """An engine by name (``vosk`` or ``pocketsphinx``; None: :func:`default_engine`).
 
     :param degraded: accept a Vosk model that lacks words of the table (every utterance
         is then asked).
+    :param croupier: an enrolled croupier whose model PocketSphinx uses.
     :raises ModelCannotHear: a Vosk model that lacks words of the table, unless degraded.
     :raises SpeechUnavailable: unknown engine, or one that cannot run here.
     """
-    name = name or default_engine(lang, model)
+    name = name or default_engine(lang, model, croupier)
     # each engine imports its recogniser's code and the language model's, which
     # `callbets parse` (it imports this package) never needs
     if name == "pocketsphinx":
         from .sphinx import PocketSphinxEngine  # start-up time: about 7 ms here
 
-        return PocketSphinxEngine(lang)
+        return PocketSphinxEngine(lang, croupier)
     if name == "vosk":
+        if croupier:
+            raise SpeechUnavailable(
+                f"croupier {croupier}'s enrolled model is PocketSphinx's: use --engine "
+                "pocketsphinx, or no --croupier"
+            )
         from .kaldi import VoskEngine  # start-up time: about 11 ms here
 
         return VoskEngine(lang, model, degraded)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import SpeechUnavailable
+from ..croupiers import folder as croupier_folder
 from ..lm import arpa_file, arpa_words, write_atomically
 from .base import Candidate, Hearing
 
@@ -109,6 +110,20 @@ def _dictionary(arpa: Path, files: list[Path]) -> Path:
     return out
 
 
+def wheel_model() -> Path:
+    """The acoustic model folder inside the ``pocketsphinx`` wheel.
+
+    :raises SpeechUnavailable: PocketSphinx is not installed.
+    """
+    try:
+        from pocketsphinx import get_model_path  # optional (the speech extra)
+    except ImportError as err:
+        raise SpeechUnavailable(
+            "PocketSphinx is not installed: pip install 'callbets[speech]'"
+        ) from err
+    return Path(get_model_path()) / "en-us" / "en-us"
+
+
 def shipped_model(lang: str) -> Path:
     """The folder of the means and variances callbets ships for a language (the wheel's
     model adapted to it by ``bench/adapt_base.py``); it may not exist."""
@@ -128,7 +143,12 @@ class PocketSphinxEngine:
 
     name = "pocketsphinx"
 
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str = "en", croupier: str | None = None) -> None:
+        """The engine of a language; with ``croupier``, his enrolled model (see
+        :mod:`callbets.speech.croupiers`).
+
+        :raises SpeechUnavailable: no pronunciations for the language, or no PocketSphinx.
+        """
         if lang not in LEXICONS:
             raise SpeechUnavailable(f"PocketSphinx has no pronunciations for '{lang}'")
         try:
@@ -142,11 +162,12 @@ class PocketSphinxEngine:
         base = Path(get_model_path()) / "en-us"
         arpa = arpa_file(lang)
         self.dictionary = _dictionary(arpa, lexicon_files(lang, base))
-        adapted = shipped_model(lang)
+        adapted = croupier_folder(croupier, lang) if croupier else shipped_model(lang)
         extra = {}
         if (adapted / "means").is_file():
             extra = {"mean": str(adapted / "means"), "var": str(adapted / "variances")}
-            self.model_name += f", adapted to {lang} speech ({adapted})"
+            whose = f"croupier {croupier}" if croupier else f"{lang} speech"
+            self.model_name += f", adapted to {whose} ({adapted})"
         self.decoder: Any = Decoder(
             hmm=str(base / "en-us"),
             dict=str(self.dictionary),
