@@ -6,7 +6,7 @@ import argparse
 import itertools
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,16 @@ def _blocks(pcm: bytes, block_ms: int, real_time: bool) -> Iterator[bytes]:
         yield pcm[i : i + size]
 
 
+def utterance_json(engine: Engine, heard: Heard, house: House, n: int) -> dict[str, Any]:
+    """The JSON of the ``n``-th utterance heard (``transcribe`` and ``listen --json``)."""
+    out = _json(heard.hearing, decide(heard.hearing, engine.lang, house))
+    out.update(model=engine.model_name, utterance=n, start_s=round(heard.start, 2),
+               end_s=round(heard.speech_end, 2))  # fmt: skip
+    if heard.continues:  # it went on from the utterance before, and holds it
+        out["continues"] = n - 1
+    return out
+
+
 def transcribe_file(
     engine: Engine, path: str, house: House, block_ms: int, real_time: bool
 ) -> Iterator[dict[str, Any]]:
@@ -74,13 +84,9 @@ def transcribe_file(
     compute = 0.0
 
     def record(e: Heard, spent: float) -> dict[str, Any]:
-        decision = decide(e.hearing, engine.lang, house)
-        out = _json(e.hearing, decision)
-        out.update(model=engine.model_name, file=path, utterance=found, start_s=round(e.start, 2),
-                   end_s=round(e.speech_end, 2), audio_seconds=round(duration(pcm), 2),
+        out = utterance_json(engine, e, house, found)
+        out.update(file=path, audio_seconds=round(duration(pcm), 2),
                    compute_seconds=round(spent, 3))  # fmt: skip
-        if e.continues:  # it went on from the utterance before, and holds it
-            out["continues"] = found - 1
         if real_time:  # from the end of speech, as the microphone gave it, to now
             out["latency_s"] = round(time.perf_counter() - start - e.speech_end, 3)
         return out
@@ -132,16 +138,59 @@ def _say(decision: Decision, lang: str, house: House) -> None:
         print("say the confirmation phrase to place it, or cancel")
 
 
+def listen_json(engine: Engine, house: House, blocks: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+    """One JSON object per utterance heard on a stream of blocks (the microphone's), the
+    ``transcribe`` contract, until the stream ends or Ctrl-C.  ``latency_s`` runs from
+    the end of speech to the decision: the stream's clock is set against the wall clock
+    by the block that arrived soonest (opening a microphone takes up to 2 s here, which
+    is no latency of the decision)."""
+    dictation = Dictation(engine, house)
+    found, start, heard_s, lag = 0, time.perf_counter(), 0.0, float("inf")
+    stream = iter(blocks)
+    while True:
+        try:
+            block = next(stream, b"")
+        except KeyboardInterrupt:
+            block = b""
+        heard_s += duration(block)
+        lag = min(lag, time.perf_counter() - start - heard_s)
+        for e in dictation.feed(block) if block else dictation.flush():
+            if isinstance(e, Heard):
+                out = utterance_json(engine, e, house, found)
+                out["latency_s"] = round(time.perf_counter() - start - lag - e.speech_end, 3)
+                yield out
+                found += 1
+        if not block:
+            return
+
+
+def _announced(blocks: Iterable[bytes], message: str) -> Iterator[bytes]:
+    """The blocks, with ``message`` on stderr once the first has arrived: the microphone
+    is open and listening only then (opening it takes up to 2 s here)."""
+    for n, block in enumerate(blocks):
+        if n == 0:
+            print(message, file=sys.stderr, flush=True)
+        yield block
+
+
 def cmd_listen(args: argparse.Namespace) -> int:
-    """Listen on the microphone: live partial text, then read-back, decision, confirmation."""
+    """Listen on the microphone: live partial text, then read-back, decision, confirmation
+    (or, with --json, one JSON line per utterance)."""
     engine = _engine(args)
     house = find_house(args.house)
+    listening = f"listening ({engine.name}, {args.lang}: {engine.model_name}); Ctrl-C to stop"
+    blocks = _announced(microphone_blocks(0.05), listening)
+    if args.json:
+        try:
+            for line in listen_json(engine, house, blocks):
+                print(json_line(line), flush=True)
+        except KeyboardInterrupt:  # while an utterance was being decoded
+            pass
+        return 0
     dictation = Dictation(engine, house)
     pending: Decision | None = None
-    print(f"listening ({engine.name}, {args.lang}: {engine.model_name}); Ctrl-C to stop",
-          file=sys.stderr)  # fmt: skip
     try:
-        for block in microphone_blocks(0.05):
+        for block in blocks:
             for event in dictation.feed(block):
                 if isinstance(event, Partial):
                     sys.stderr.write(f"\r… {event.text[-70:]:70}")
@@ -249,6 +298,12 @@ def add_commands(sub: Any) -> None:
         "utterance is read back and waits for a spoken confirm or cancel phrase.",
     )
     _engine_options(p)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line per utterance, as transcribe does (with latency_s), and "
+        "no confirmation dialogue; Ctrl-C ends it after the utterance being said",
+    )
     p.set_defaults(run=cmd_listen)
 
     p = sub.add_parser(
