@@ -142,3 +142,21 @@ def test_a_stake_mismatch_is_one_line_and_asked_items_are_not_skips(tmp_path: Pa
     props = {p.get("name"): p.get("value") for p in asked.iter("property")}
     assert props == {"outcome": "asked", "first_reading_right": "false"}
     assert "voisins x45" in (asked.findtext("system-out") or "")
+
+
+@pytest.mark.parametrize(
+    ("typed", "answers", "kept"),
+    [("voisins by five", [], "voisins x5"),
+     ("split five nine", ["y"], "refuse"),  # no such split: a must-refuse item
+     ("split five nine", ["n"], None)],  # not kept: typed again
+)  # fmt: skip
+def test_recording_a_suite_keeps_a_refused_announcement_when_asked(
+    monkeypatch, typed, answers, kept
+):
+    """``callbets regress record``: what the parser refuses can be recorded as an item
+    that must be refused (a suite needs those too), when the user says so."""
+    from callbets.regress import record
+
+    replies = iter(answers)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(replies))
+    assert record._expect(typed, "en") == kept

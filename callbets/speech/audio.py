@@ -10,6 +10,7 @@ import wave
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from . import SpeechUnavailable
 
@@ -134,25 +135,53 @@ def _sounddevice() -> object:
     return sounddevice
 
 
-def microphone_blocks(seconds_per_block: float = 0.1) -> Iterator[bytes]:
-    """Blocks of 16 kHz mono PCM from the default input device, until the caller stops.
+class Microphone:
+    """The default input device, open and recording 16 kHz mono blocks."""
+
+    def __init__(self, name: str, stream: Any, frames: int) -> None:
+        self.name, self._stream, self._frames = name, stream, frames
+
+    def drain(self) -> None:
+        """Drop what it recorded while nobody was reading (someone typing)."""
+        waiting = int(self._stream.read_available)
+        if waiting:
+            self._stream.read(waiting)
+
+    def blocks(self) -> Iterator[bytes]:
+        """Its blocks, until the caller stops (the device is closed then)."""
+        try:
+            while True:
+                data, _overflowed = self._stream.read(self._frames)
+                yield bytes(data)
+        finally:
+            self._stream.close()
+
+
+def open_microphone(seconds_per_block: float = 0.1) -> Microphone:
+    """Open the default input device now (through PortAudio, ALSA and PulseAudio that
+    takes up to 2 s here: open it before asking anyone to speak).
 
     :raises SpeechUnavailable: no sounddevice, no PortAudio, or no input device.
     """
-    sd: object = _sounddevice()
+    sd: Any = _sounddevice()
     try:
-        device = sd.query_devices(kind="input")  # type: ignore[attr-defined]
+        device = sd.query_devices(kind="input")
     except Exception as err:  # sounddevice raises PortAudioError or ValueError here
         raise SpeechUnavailable(f"no microphone found on this machine ({err})") from err
+    name = str(device.get("name", "?")) if isinstance(device, dict) else "?"
     frames = int(RATE * seconds_per_block)
     try:
-        stream = sd.RawInputStream(  # type: ignore[attr-defined]
-            samplerate=RATE, channels=1, dtype="int16", blocksize=frames
-        )
+        stream = sd.RawInputStream(samplerate=RATE, channels=1, dtype="int16", blocksize=frames)
+        stream.start()
     except Exception as err:
-        name = device.get("name", "?") if isinstance(device, dict) else "?"
         raise SpeechUnavailable(f"cannot open the microphone '{name}': {err}") from err
-    with stream:
-        while True:
-            data, _overflowed = stream.read(frames)
-            yield bytes(data)
+    return Microphone(name, stream, frames)
+
+
+def microphone_blocks(seconds_per_block: float = 0.1) -> Iterator[bytes]:
+    """Blocks of 16 kHz mono PCM from the default input device, until the caller stops
+    (the device is opened at the first block asked for).
+
+    :raises SpeechUnavailable: no sounddevice, no PortAudio, or no input device.
+    """
+    yield from open_microphone(seconds_per_block).blocks()
