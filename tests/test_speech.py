@@ -475,3 +475,12 @@ def test_an_elision_is_said_a_typed_contraction_is_not():
     how typed English splits "I'd", which recognisers write whole."""
     assert {"s'", "il", "plait"} <= set(words("fr"))
     assert "d" not in words("en")
+
+
+def test_a_sound_after_a_whole_announcement_does_not_read_it_again():
+    """Seen on unseen speech: "high by fifty", then "uh" heard on its own; joined, it read
+    "high by fifty uh", a second reading of the same bet (100 on passe if both were
+    placed).  After a whole announcement, an utterance with no call stands apart."""
+    _, later = heard_in_turn(utterance("high by fifty", 0.0, 1.5), utterance("uh", 2.0, 2.3))
+    assert not later.continues and not later.hearing.fragment
+    assert decide(later.hearing, "en").kind == "refuse"

@@ -11,8 +11,10 @@ neighbours … by five"), anything else after a longer one still.
 
 A pause inside an announcement is not its end.  An utterance said within
 :data:`CONTINUE_WINDOW` of an announcement (anything but a confirmation, a cancel or table
-talk) that begins with "and", or has no call of its own ("… by five"), continues it: the
-:class:`Heard` then holds both and says it ``continues`` the one before.  Any other
+talk) that begins with "and", or has no call of its own ("… by five") after one that was
+not whole, continues it: the :class:`Heard` then holds both and says it ``continues``
+the one before (a lone "uh" after a whole announcement does not: it would read the same
+bet twice).  Any other
 utterance that soon after one that was not a whole announcement is marked a fragment
 (a recogniser hears "and" as "an"): asked, with the reading joined to the one before
 offered too, never accepted alone.  So is one that begins with "and" with nothing before
@@ -217,13 +219,15 @@ class Dictation:
         if prev is None or not self._can_continue(prev, heard):
             return self._fragment(heard, None) if opens_with_and else heard
         joined = join_hearings([prev.hearing, heard.hearing], self.engine.name)
-        legal_alone = self.reads_as(text) != PARTIAL
-        if opens_with_and or not legal_alone:
+        prev_whole = self.reads_as(prev.hearing.best.text if prev.hearing.best else "") == WHOLE
+        if opens_with_and:
+            return replace(heard, hearing=joined, start=prev.start, continues=True)
+        if self.reads_as(text) == PARTIAL and not prev_whole:  # "… by five"
             best = joined.best.text if joined.best else ""
-            if opens_with_and or self.reads_as(best) != PARTIAL:
+            if self.reads_as(best) != PARTIAL:
                 return replace(heard, hearing=joined, start=prev.start, continues=True)
-        if self.reads_as(prev.hearing.best.text if prev.hearing.best else "") == WHOLE:
-            return heard  # a whole announcement, then another: two bets
+        if prev_whole:  # a whole announcement, then another (or a lone "uh"): apart
+            return heard
         # said right after the start of an announcement ("voisins du … an tiers by two":
         # "and" heard as "an"): its end, or a bet of its own?  Never accepted alone; the
         # reading with the one before is offered too
