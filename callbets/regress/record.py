@@ -20,7 +20,6 @@ from ..language.parse import parse
 from ..speech.audio import RATE, open_microphone
 from ..speech.endpoint import record_one
 
-
 ROOM_BLOCKS = 20
 """Blocks (1 s) of the room heard before "say it now": the segmenter learns the room's
 level from them, so an announcement said at once is not taken for the room."""
