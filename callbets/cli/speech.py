@@ -38,6 +38,7 @@ def _json(hearing: Hearing, decision: Decision) -> dict[str, Any]:
     base.update(
         heard=hearing.best.text if hearing.best else "",
         alternatives=[c.text for c in hearing.candidates[1:]],
+        second_look=hearing.second_look,
         words=[
             {"word": w, "conf": round(c, 3)}
             for w, c in (hearing.best.words if hearing.best else ())

@@ -226,6 +226,11 @@ class Lexicon:
         """Terminals that carry no bet: the ignored ones, articles, "both"."""
         return self.ignored | CHECKED_FILLERS
 
+    def carries_bet(self, word: str) -> bool:
+        """Whether a heard word carries the bet (not an article, politeness or "both":
+        misheard, those change nothing)."""
+        return self.phrases.get((word,)) not in self.fillers
+
     def vocabulary(self) -> list[str]:
         """Every word a speaker of the language may say, sorted (for recognisers and
         completion); typed forms (contractions such as "i'd like", labels with digits such

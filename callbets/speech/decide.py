@@ -122,9 +122,7 @@ def bet_words(candidate: Candidate, lang: str) -> tuple[tuple[str, float], ...]:
     """The words of a candidate that carry the bet, with their confidences: articles,
     politeness and "both" are left out (misheard, they change nothing)."""
     lexicon = language(lang).lexicon
-    return tuple(
-        (w, c) for w, c in candidate.words if lexicon.phrases.get((w,)) not in lexicon.fillers
-    )
+    return tuple((w, c) for w, c in candidate.words if lexicon.carries_bet(w))
 
 
 def decide(
@@ -148,10 +146,10 @@ def decide(
         return Decision("refuse", why, readings=readings)
     best = legal[0]
     assert best.announcement is not None
-    distinct: dict[tuple[tuple[tuple[int, ...], int], ...], Announcement] = {}
+    distinct: dict[Chips, Announcement] = {}
     for r in legal:  # one choice per set of chips ("neighbours 17 n2" is "neighbours 17")
         assert r.announcement is not None
-        distinct.setdefault(tuple(sorted(r.announcement.merged().items())), r.announcement)
+        distinct.setdefault(_chips(r.announcement), r.announcement)
     choices = tuple(distinct.values())
     if best is not readings[0]:
         why = said("heard_first_not_bet", text=readings[0].candidate.text)
@@ -166,10 +164,24 @@ def decide(
     if hearing.fragment:
         why = said("heard_fragment", text=best.candidate.text)
         return Decision("ask", why, best.announcement, choices, readings)
+    if hearing.second_look is not None and hearing.second_look != best.candidate.text:
+        why = said("heard_second_look", text=hearing.second_look)
+        again = _read(Candidate(hearing.second_look, best.candidate.score), lang, house)
+        if again.announcement is not None:
+            distinct.setdefault(_chips(again.announcement), again.announcement)
+        return Decision("ask", why, best.announcement, tuple(distinct.values()), readings)
     unsure = _unsure(best.candidate, lang, policy, hearing.snr_db)
     if unsure:
         return Decision("ask", unsure, best.announcement, choices, readings)
     return Decision("accept", said("heard_clear"), best.announcement, choices, readings)
+
+
+Chips = tuple[tuple[tuple[int, ...], int], ...]
+
+
+def _chips(announcement: Announcement) -> Chips:
+    """What an announcement puts down, comparable between readings."""
+    return tuple(sorted(announcement.merged().items()))
 
 
 def _n_best_doubt(best: Reading, readings: tuple[Reading, ...], choices: tuple[Any, ...]) -> str:
@@ -188,12 +200,20 @@ def _ignored_inside(candidate: Candidate, lang: str) -> str:
     a croupier does not say "cheers" inside a bet, a recogniser hears it for "and tiers"."""
     lexicon = language(lang).lexicon
     said = [w for w, _ in candidate.words]
-    carries = [lexicon.phrases.get((w,)) not in lexicon.fillers for w in said]
+    carries = [lexicon.carries_bet(w) for w in said]
     for i, w in enumerate(said):
         skipped = lexicon.phrases.get((w,)) in lexicon.ignored
         if skipped and any(carries[:i]) and any(carries[i + 1 :]):
             return w
     return ""
+
+
+def _politeness(candidate: Candidate, lang: str) -> tuple[tuple[str, float], ...]:
+    """The words the parser skips (politeness, chatter), with their confidences: a weak
+    one may be a bet word misheard ("eight" heard as "mate" before "orphelins"), so it
+    counts like a bet word; articles and "both" do not (misheard, they change nothing)."""
+    lexicon = language(lang).lexicon
+    return tuple((w, c) for w, c in candidate.words if lexicon.phrases.get((w,)) in lexicon.ignored)
 
 
 def _unsure(candidate: Candidate, lang: str, policy: Policy, snr_db: float | None) -> str:
@@ -211,7 +231,8 @@ def _unsure(candidate: Candidate, lang: str, policy: Policy, snr_db: float | Non
     inside = _ignored_inside(candidate, lang)
     if inside:
         return said("heard_inside", word=inside)
-    word, weakest = min(words, key=lambda wc: wc[1])
+    lexicon_words = words + _politeness(candidate, lang)
+    word, weakest = min(lexicon_words, key=lambda wc: wc[1])
     if weakest < policy.min_confidence:
         return said("heard_unsure_word", word=word, confidence=f"{weakest:.2f}")
     return ""

@@ -43,6 +43,10 @@ class Hearing:
     fragment: bool = False
     """Begins with "and" with nothing before it to continue (the rest of an announcement
     whose start was lost, or said too long after it): never accepted unasked."""
+    second_look: str | None = None
+    """The best text heard again with its numbers free and no language model's
+    preference (where the engine can): differing from the best, the numbers are not
+    sure, and the reading is never accepted unasked."""
 
     @property
     def best(self) -> Candidate | None:

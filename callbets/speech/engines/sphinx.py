@@ -23,6 +23,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ...language.grammar import language
+from ...language.lexicon import Lexicon
 from .. import SpeechUnavailable
 from ..croupiers import folder as croupier_folder
 from ..lm import arpa_file, arpa_words, write_atomically
@@ -41,6 +43,9 @@ LEXICONS = {
 other pronunciations, or a word the earlier ones lack)."""
 N_BEST = 10
 """Alternatives read from the lattice."""
+SURE_ENOUGH = 0.85
+"""The weakest bet word's confidence from which a reading is heard a second time (the
+lowest any policy accepts: :data:`callbets.speech.decide.POLICIES`)."""
 
 
 def dictionary_lines(path: Path) -> list[tuple[str, str]]:
@@ -179,18 +184,20 @@ class PocketSphinxEngine:
 
     def open(self) -> SphinxUtterance:
         """Start decoding an utterance."""
-        return SphinxUtterance(self.decoder, self.name)
+        return SphinxUtterance(self.decoder, self.name, language(self.lang).lexicon)
 
 
 class SphinxUtterance:
     """One utterance on the engine's decoder (one at a time)."""
 
-    def __init__(self, decoder: Any, engine: str) -> None:
-        self.decoder, self.engine = decoder, engine
+    def __init__(self, decoder: Any, engine: str, lexicon: Lexicon) -> None:
+        self.decoder, self.engine, self.lexicon = decoder, engine, lexicon
+        self.audio = bytearray()
         decoder.start_utt()
 
     def feed(self, pcm: bytes) -> None:
         """Decode more audio."""
+        self.audio += pcm
         self.decoder.process_raw(pcm, False, False)
 
     def partial(self) -> str:
@@ -215,4 +222,20 @@ class SphinxUtterance:
             text = alt.hypstr if alt is not None else ""
             if text and text not in (c.text for c in found):
                 found.append(Candidate(text, float(alt.score)))
-        return Hearing(tuple(found), self.engine)
+        return Hearing(tuple(found), self.engine, second_look=self._second_look(posteriors))
+
+    def _second_look(self, words: tuple[tuple[str, float], ...]) -> str | None:
+        """The same audio decoded again, as a whole, now that the decoder's cepstral mean
+        has learnt this utterance (the first pass adapts it while the croupier speaks,
+        and a first utterance is heard with the model's default level: "by two" was
+        heard as "by fifty", every word sure).  Only for readings sure enough to be
+        accepted (None for the others: they are asked anyway)."""
+        bet = [c for w, c in words if self.lexicon.carries_bet(w)]
+        if not bet or min(bet) < SURE_ENOUGH:
+            return None
+        d = self.decoder
+        d.start_utt()
+        d.process_raw(bytes(self.audio), False, True)
+        d.end_utt()
+        hyp = d.hyp()
+        return " ".join(str(hyp.hypstr).split()) if hyp is not None else ""
