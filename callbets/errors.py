@@ -23,6 +23,11 @@ class InputError(CallbetsError, ValueError):
     message names the file, the line or key, and what is wrong.  Commands exit 2."""
 
 
+class AuditKeyError(TableError, InputError):
+    """A keyed table without its key (or with another): nothing is written or verified
+    (exit 2)."""
+
+
 class HouseError(InputError):
     """A house profile is unknown, unreadable or invalid."""
 

@@ -81,4 +81,6 @@ def test_a_whole_evening_from_the_shell(where: Where):
     assert {"open", "player", "announce", "confirm", "close", "spin", "settlement", "replay"} <= {
         a["event"] for a in audit
     }
-    assert "rows verify" in t("verify").stdout
+    verified = t("verify").stdout
+    assert "chaque ligne se vérifie" in verified  # the chain, in the table's language
+    assert "celui que donne le journal rejoué" in verified  # the state, replayed

@@ -189,7 +189,9 @@ def test_a_damaged_audit_row_is_exported_and_verify_finds_it(table_file: Path) -
     assert audit.returncode == 0 and b"{not json" in audit.stdout
     assert cb("table", "--table", str(table_file), "bet", "rouge", "noir à 5").returncode == 0
     verify = cb("table", "--table", str(table_file), "verify")
-    assert verify.returncode == 1 and b"BROKEN at row 2" in verify.stdout
+    out = verify.stdout.decode()
+    assert verify.returncode == 1 and "ROMPUE à la ligne 2" in out  # a French table
+    assert "la ligne 2 du journal (joueur assis) est illisible" in out  # nor can it be replayed
 
 
 HOUSE = (Path(__file__).resolve().parent.parent / "callbets" / "houses" / "france.toml").read_text()

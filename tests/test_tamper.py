@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from callbets.errors import AuditKeyError
 from callbets.table import Table, TableError
 from callbets.table.chain import KEY_VARIABLE
 
@@ -55,7 +56,8 @@ def test_an_untouched_table_verifies(played: Path) -> None:
     assert ok and first_bad is None and problems == ()
     proc = subprocess.run([sys.executable, "-m", "callbets", "table", "--table", str(played),
                            "verify"], capture_output=True, text=True)  # fmt: skip
-    assert proc.returncode == 0 and "rows verify" in proc.stdout
+    assert proc.returncode == 0 and "chaque ligne se vérifie (11)" in proc.stdout
+    assert "celui que donne le journal rejoué" in proc.stdout  # the state proved
 
 
 @pytest.mark.parametrize(
@@ -87,12 +89,13 @@ def test_a_recomputed_chain_is_caught_by_the_key(played: Path, monkeypatch) -> N
     t.bet("rouge", "rouge à 10")
     t.close_file()
     assert verdict(keyed)[0]
-    from callbets.table.chain import GENESIS, row_hash
+    from callbets.table.chain import genesis, row_hash
 
     db = sqlite3.connect(keyed)
     db.execute("DROP TRIGGER audit_no_update")
     db.execute("UPDATE audit SET payload = replace(payload, '10', '1000')")
-    previous = GENESIS
+    (uid,) = db.execute("SELECT value FROM meta WHERE key = 'uid'").fetchone()
+    previous = genesis(uid)
     for seq, ts, kind, payload in db.execute("SELECT id, ts, kind, payload FROM audit ORDER BY id"
                                              ).fetchall():  # fmt: skip
         previous = row_hash(previous, seq, ts, kind, payload, None)  # no key
@@ -101,7 +104,13 @@ def test_a_recomputed_chain_is_caught_by_the_key(played: Path, monkeypatch) -> N
     db.close()
     assert not verdict(keyed)[0]
     monkeypatch.delenv(KEY_VARIABLE)
-    assert verdict(keyed)[0]  # the plain chain was forged: only the key shows it
+    with pytest.raises(AuditKeyError):  # a keyed table is never verified without its key
+        verdict(keyed)
+    db = sqlite3.connect(keyed)  # nor is it, once its key check is deleted, unkeyed
+    db.execute("DELETE FROM meta WHERE key = 'key_check'")
+    db.commit()
+    db.close()
+    assert verdict(keyed)[0] is False
 
 
 def test_the_books_are_checked_too(played: Path) -> None:

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import CallbetsError
+from ..errors import CallbetsError, InputError
 from ..language.grammar import LANGUAGES
 from ..language.readback import readback
 from ..messages import message_in, say_in
 from ..roulette.house import DEFAULT_HOUSE, House
-from ..table import SpinReport, Table, default_path, location_of
-from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument, zero_choice_in
+from ..table import Head, SpinReport, Table, default_path, kept_heads, location_of, record_head
+from .options import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, json_line, text_argument, zero_choice_in
 
 
 # ---- callbets table ---------------------------------------------------------------
@@ -51,7 +51,7 @@ def cmd_table(args: argparse.Namespace) -> int:
         return _act(table, args)
     except CallbetsError as err:  # said in the table's language
         print(f"callbets: {message_in(err, table.lang)}", file=sys.stderr)
-        return EXIT_REFUSED
+        return EXIT_USAGE if isinstance(err, InputError) else EXIT_REFUSED
 
 
 def _act(table: Table, args: argparse.Namespace) -> int:
@@ -118,7 +118,7 @@ def _act(table: Table, args: argparse.Namespace) -> int:
         else:
             table.export_audit(out)
     elif action == "verify":
-        return _verify(table)
+        return _verify(table, args)
     elif action == "backup":
         table.backup(Path(args.file))
         print(f"{table.location} copied to {args.file}; check it with: "
@@ -126,18 +126,51 @@ def _act(table: Table, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _verify(table: Table) -> int:
+def _verify(table: Table, args: argparse.Namespace) -> int:
+    """``table verify``: the chain, the books, the state replayed from the audit, and the
+    heads kept outside the table (``--head``, ``--anchor``), in the table's language."""
+    lang = table.lang
     found = table.verify()
     chain = found.chain
     if chain.ok:
-        print(f"audit chain: {chain.rows} rows verify (head {chain.head[:16]}…)")
+        print(say_in(lang, "verify_chain_ok", rows=chain.rows))
     else:
-        print(f"audit chain BROKEN at row {chain.first_bad}: {chain.reason}")
+        reason = message_in(chain.reason, lang)
+        print(say_in(lang, "verify_chain_broken", seq=chain.first_bad, reason=reason))
     for problem in found.problems:
-        print(f"books: {problem}")
+        print(say_in(lang, "verify_books", problem=message_in(problem, lang)))
     if not found.problems:
-        print(f"books: {found.spins} spins settled once each, totals match their bets")
-    return EXIT_OK if found.ok else EXIT_REFUSED
+        print(say_in(lang, "verify_books_ok", spins=found.spins))
+    for difference in found.replayed:
+        print(say_in(lang, "verify_state", difference=message_in(difference, lang)))
+    if not found.replayed:
+        print(say_in(lang, "verify_state_ok"))
+    heads_ok = _heads(table, args)
+    head = table.head()
+    print(say_in(lang, "head_now", head=head))
+    if not table.keyed:
+        print(say_in(lang, "verify_unkeyed"))
+    if args.anchor and found.ok and heads_ok:
+        record_head(args.anchor, table.uid, head)
+        print(say_in(lang, "anchor_recorded", head=head, file=args.anchor))
+    return EXIT_OK if found.ok and heads_ok else EXIT_REFUSED
+
+
+def _heads(table: Table, args: argparse.Namespace) -> bool:
+    """Check the heads the user kept (``--head``, and the lines of ``--anchor``)."""
+    kept = list(args.head or [])
+    if args.anchor:
+        kept += kept_heads(args.anchor, table.uid)
+    ok = True
+    for head in kept:
+        verdict = table.check_head(head)
+        if verdict:
+            ok = False
+            rows = table.head().rows
+            print(say_in(table.lang, f"head_{verdict}", rows=rows, head=head, kept=head.rows))
+        else:
+            print(say_in(table.lang, "head_kept", head=head))
+    return ok
 
 
 def add_commands(sub: Any) -> None:
@@ -217,12 +250,29 @@ def add_commands(sub: Any) -> None:
     sh.add_argument("--json", action="store_true", help="print the state as JSON")
     au = acts.add_parser("audit", help="export the audit log as JSON lines")
     au.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
-    acts.add_parser(
+    v = acts.add_parser(
         "verify",
-        help="check the audit log's hash chain and the books (read-only)",
-        description="Recompute the audit log's hash chain (an HMAC if $CALLBETS_AUDIT_KEY is "
-        "set) and the books: every spin settled once, totals consistent with the bets. "
-        "Exit 1 and the first bad row if anything does not verify.",
+        help="prove the table from its audit log (read-only)",
+        description="Recompute the audit log's hash chain (an HMAC for a table opened with "
+        "$CALLBETS_AUDIT_KEY, which must then be set), the books (every spin settled once, "
+        "totals consistent with the bets), and the state: the audit replayed on an empty "
+        "table must give the stored state, field by field. Prints the audit's head "
+        "(ROWS:HASH): kept outside the table (signed on a report, in an --anchor file), it "
+        "shows later whether rows were cut from the end or the log rewritten. Exit 1 with "
+        "every difference if anything does not verify; 2 without the table's key.",
+    )
+    v.add_argument(
+        "--head",
+        action="append",
+        type=_head,
+        metavar="ROWS:HASH",
+        help="a head printed earlier: the audit must still hold it (repeatable)",
+    )
+    v.add_argument(
+        "--anchor",
+        metavar="FILE",
+        help="a file of heads kept outside the table: each of this table's must still be "
+        "in its audit; when everything verifies, the head now is added to it",
     )
     bk = acts.add_parser(
         "backup",
@@ -233,6 +283,14 @@ def add_commands(sub: Any) -> None:
     )
     bk.add_argument("file", metavar="FILE", help="the new file (never overwritten)")
     t.set_defaults(run=cmd_table)
+
+
+def _head(value: str) -> Head:
+    """``ROWS:HASH`` for ``verify --head``."""
+    try:
+        return Head.parse(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(say_in("en", "head_bad", text=value)) from None
 
 
 def _choice(value: str) -> tuple[str, str]:

@@ -10,6 +10,8 @@
 * :mod:`callbets.table.postgres`: many tables in one PostgreSQL database;
 * :mod:`callbets.table.chain`: the audit log's hash chain (tamper evidence);
 * :mod:`callbets.table.books`: the books checked again (``callbets table verify``);
+* :mod:`callbets.table.proof`: the state proved by replaying the audit;
+* :mod:`callbets.table.anchor`: heads of audit chains kept outside the table;
 * :mod:`callbets.table.rows`: the rows read back as the game's bets;
 * :mod:`callbets.table.floor`: every table of a casino read at once (``callbets floor``).
 """
@@ -17,17 +19,22 @@
 from __future__ import annotations
 
 from ..errors import TableError
+from .anchor import kept_heads, record_head
+from .chain import Head
 from .locations import exists, location_of
 from .store import is_url
 from .table import SpinReport, Table, default_path, money
 
 __all__ = [
+    "Head",
     "SpinReport",
     "Table",
     "TableError",
     "default_path",
     "exists",
     "is_url",
+    "kept_heads",
     "location_of",
     "money",
+    "record_head",
 ]

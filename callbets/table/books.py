@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from ..messages import Said, said
 from ..roulette.house import House
 from ..roulette.settle import settle
-from .chain import ChainCheck, audit_key, check_chain
+from .chain import ChainCheck, check_chain, genesis, table_key
+from .proof import prove
 from .rows import settled_bets
 from .store import Store
 
@@ -19,28 +21,50 @@ class Verification:
 
     chain: ChainCheck
     """The audit log's hash chain."""
-    problems: tuple[str, ...]
+    problems: tuple[Said, ...]
     """Every inconsistency in the books, first one first (empty when they balance)."""
     spins: int
     """Spins checked."""
+    replayed: tuple[Said, ...] = ()
+    """Where the state differs from the one its audit log gives when replayed
+    (:mod:`.proof`), first one first (empty when it is that state)."""
 
     @property
     def ok(self) -> bool:
-        """True when the chain verifies and the books balance."""
-        return self.chain.ok and not self.problems
+        """True when the chain verifies, the books balance and the state is the one the
+        audit gives."""
+        return self.chain.ok and not self.problems and not self.replayed
 
 
 def verify(store: Store, house: House) -> Verification:
-    """Recompute the audit chain and the books of a table, from its rows."""
-    chain = check_chain(store.audit_rows(), audit_key())
+    """Recompute the audit chain and the books of a table, from its rows, and replay its
+    audit to prove its state."""
+    header = _header(store)
+    chain = table_chain(store, header)
     problems = [*_announcements(store), *_settlements(store, house)]
     spins = store.value("SELECT count(*) FROM spins WHERE table_id = :t")
-    return Verification(chain, tuple(problems), int(spins))
+    return Verification(chain, tuple(problems), int(spins), prove(store, header))
 
 
-def _announcements(store: Store) -> list[str]:
+def _header(store: Store) -> dict[str, str]:
+    return {
+        str(k): str(v) for k, v in store.rows("SELECT key, value FROM meta WHERE table_id = :t")
+    }
+
+
+def table_chain(store: Store, header: dict[str, str] | None = None) -> ChainCheck:
+    """Check a table's audit chain from its identity, with its key.
+
+    :raises AuditKeyError: the table is keyed and its key is not set (or another is).
+    """
+    header = header if header is not None else _header(store)
+    key = table_key(header.get("uid"), header.get("key_check"))
+    return check_chain(store.audit_rows(), key, genesis(header.get("uid")))
+
+
+def _announcements(store: Store) -> list[Said]:
     """Each confirmed announcement's bets add up to its total."""
-    out = []
+    out: list[Said] = []
     rows = store.rows(
         "SELECT a.id, a.total, coalesce(sum(b.amount), 0) FROM announcements a"
         " LEFT JOIN bets b ON b.table_id = a.table_id AND b.announcement = a.id"
@@ -50,17 +74,17 @@ def _announcements(store: Store) -> list[str]:
     )
     for aid, total, placed in rows:
         if total != placed:
-            out.append(f"announcement {aid}: its bets add up to {placed}, not {total}")
+            out.append(said("books_total", id=aid, placed=placed, total=total))
     return out
 
 
-def _settlements(store: Store, house: House) -> list[str]:
+def _settlements(store: Store, house: House) -> list[Said]:
     """Each spin settled once, its stored totals those of its bets settled again."""
-    out = []
+    out: list[Said] = []
     settled_twice = store.rows(
         "SELECT bet, count(*) FROM outcomes WHERE table_id = :t GROUP BY bet HAVING count(*) > 1"
     )
-    out += [f"bet {bet} was settled {n} times" for bet, n in settled_twice]
+    out += [said("books_settled_twice", bet=bet, times=n) for bet, n in settled_twice]
     for round_no, number, report in store.rows(
         "SELECT round, number, report FROM spins WHERE table_id = :t ORDER BY round"
     ):
@@ -70,12 +94,10 @@ def _settlements(store: Store, house: House) -> list[str]:
             again = settle(bets, number, house, stored.get("choices", {}),
                            stored.get("last_spin", False))  # fmt: skip
         except (ValueError, KeyError, TypeError) as err:
-            out.append(f"spin of round {round_no}: its report cannot be read ({err})")
+            out.append(said("books_report_unreadable", round=round_no, reason=err))
             continue
         for what, value in (("staked", again.staked()), ("returned", again.returned())):
             if stored.get(what) != (int(value) if value.denominator == 1 else float(value)):
-                out.append(
-                    f"spin of round {round_no}: {what} {stored.get(what)} in the books, "
-                    f"{value} from its bets"
-                )
+                out.append(said("books_spin", round=round_no, field=said(f"field_{what}"),
+                                books=stored.get(what), bets=value))  # fmt: skip
     return out

@@ -21,7 +21,7 @@ from ..errors import CallbetsError, TableError
 from ..language.grammar import LANGUAGES
 from ..messages import said
 from ..roulette.house import house_from_dict
-from .chain import GENESIS, audit_key, row_hash
+from .chain import GENESIS, genesis, row_hash, table_key
 from .store import Store, is_url
 
 
@@ -161,6 +161,20 @@ class TableCore:
             raise TableError(f"{self.location} is damaged: no '{key}' in its header")
         return str(value)
 
+    def _meta_or_none(self, key: str) -> str | None:
+        value = self.store.value("SELECT value FROM meta WHERE table_id = :t AND key = :key",
+                                 key=key)  # fmt: skip
+        return None if value is None else str(value)
+
+    def _audit_key(self) -> bytes | None:
+        """The key this table's audit rows are written with: ``$CALLBETS_AUDIT_KEY`` for a
+        table opened with one (and it must be that key), none for a table opened without.
+
+        :raises AuditKeyError: the key is missing, another one, or set for a table
+            opened without a key.
+        """
+        return table_key(self._meta_or_none("uid"), self._meta_or_none("key_check"))
+
     def _set_meta(self, key: str, value: str) -> None:
         self.store.rows("UPDATE meta SET value = :value WHERE table_id = :t AND key = :key",
                         key=key, value=value)  # fmt: skip
@@ -171,13 +185,14 @@ class TableCore:
         last = self.store.one(
             "SELECT id, hash FROM audit WHERE table_id = :t ORDER BY id DESC LIMIT 1"
         )
-        seq, previous = (last[0] + 1, last[1] or GENESIS) if last else (1, GENESIS)
+        first = genesis(self._meta_or_none("uid"))
+        seq, previous = (last[0] + 1, last[1] or GENESIS) if last else (1, first)
         ts, body = timestamp(), json.dumps({**payload, "by": self.who}, ensure_ascii=False)
         self.store.rows(
             "INSERT INTO audit (table_id, id, ts, kind, payload, hash)"
             " VALUES (:t, :seq, :ts, :kind, :payload, :hash)",
             seq=seq, ts=ts, kind=event, payload=body,
-            hash=row_hash(previous, seq, ts, event, body, audit_key()),
+            hash=row_hash(previous, seq, ts, event, body, self._audit_key()),
         )  # fmt: skip
         log.info("%s #%d %s %s", self.name, seq, event, body)
 
@@ -189,6 +204,8 @@ class TableCore:
         if house is not None and house.require_croupier and "croupier" not in self.who:
             raise TableError(said("croupier_required", house=house.name))
         with self.store.transaction():
+            if self._meta_or_none("format") is not None:  # not while the table is made
+                self._audit_key()
             yield
             self._before_commit()
 

@@ -16,9 +16,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import CallbetsError
+from ..errors import AuditKeyError, CallbetsError
 from ..roulette.limits import room, totals
-from .chain import audit_key, check_chain
+from .books import table_chain
 from .postgres import split_url, table_ids
 from .store import is_url
 from .table import Table, money
@@ -131,7 +131,10 @@ def _large_wins(table: Table, large_win: int) -> list[str]:
 
 
 def _chain(table: Table) -> list[str]:
-    check = check_chain(table.store.audit_rows(), audit_key())
+    try:
+        check = table_chain(table.store)
+    except AuditKeyError as err:
+        return [str(err)]
     return [] if check.ok else [f"AUDIT CHAIN BROKEN at row {check.first_bad}: {check.reason}"]
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import TableError
-from .chain import GENESIS, audit_key, row_hash
+from .chain import genesis, row_hash, table_key
 from .store import Row, Store
 
 APPLICATION_ID = 0x43424554
@@ -324,7 +324,9 @@ def _upgrade(db: sqlite3.Connection) -> None:
             db.execute(index)
         db.execute("DROP TRIGGER IF EXISTS audit_no_update")
         db.execute("DROP TRIGGER IF EXISTS audit_no_delete")
-        previous, key = GENESIS, audit_key()
+        header = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        key = table_key(header.get("uid"), header.get("key_check"))
+        previous = genesis(header.get("uid"))
         rows = db.execute("SELECT id, ts, kind, payload, hash FROM audit ORDER BY id").fetchall()
         for seq, ts, kind, payload, stored in rows:  # version 1 rows have no hash yet
             if stored is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -28,6 +29,7 @@ from ..errors import TableError
 from ..messages import said
 from ..roulette.house import find_house, house_file_text
 from .books import Verification, verify
+from .chain import Head, audit_key, check_head, head_of, key_check
 from .core import data_folder, default_path, money, terminal, timestamp
 from .locations import create_store, open_store
 from .replays import Replaying
@@ -63,6 +65,7 @@ class Table(Replaying):
         table.store, table.location, table.writable = store, store.label, True
         table.who = {"terminal": terminal()}
         table.as_croupier(croupier)
+        uid, key = uuid.uuid4().hex, audit_key()
         with table._transaction():
             meta = {
                 "format": FORMAT,
@@ -72,12 +75,16 @@ class Table(Replaying):
                 "state": "open",
                 "round": "1",
                 "created": timestamp(),
+                "uid": uid,
             }
+            if key is not None:
+                meta["key_check"] = key_check(key, uid)
             store.many(
                 "INSERT INTO meta (table_id, key, value) VALUES (:t, :key, :value)",
                 [{"key": k, "value": v} for k, v in meta.items()],
             )
-            table._audit("open", house=house.name, lang=lang, file=store.label)
+            table._audit("open", house=house.name, lang=lang, file=store.label, uid=uid,
+                         keyed=key is not None)  # fmt: skip
         return cls(store).as_croupier(croupier)
 
     @classmethod
@@ -140,8 +147,31 @@ class Table(Replaying):
         return count
 
     def verify(self) -> Verification:
-        """Recompute the audit chain and the books (read-only)."""
+        """Recompute the audit chain and the books, and prove the state from the audit
+        (read-only).
+
+        :raises AuditKeyError: the table is keyed and its key is not set.
+        """
         return verify(self.store, self.house)
+
+    @property
+    def uid(self) -> str:
+        """The table's identity (its location, for a table made before tables had one)."""
+        return self._meta_or_none("uid") or self.location
+
+    @property
+    def keyed(self) -> bool:
+        """True for a table whose audit is keyed (an HMAC chain)."""
+        return self._meta_or_none("key_check") is not None
+
+    def head(self) -> Head:
+        """Where the audit chain stands now (to keep outside the table)."""
+        return head_of(self.store.audit_rows())
+
+    def check_head(self, kept: Head) -> str:
+        """Whether the audit still holds a head kept earlier: "" when it does, else
+        ``cut`` or ``rewritten`` (:func:`~callbets.table.chain.check_head`)."""
+        return check_head(self.store.audit_rows(), kept)
 
 
 __all__ = ["SpinReport", "Table", "data_folder", "default_path", "money", "terminal"]

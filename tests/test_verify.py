@@ -1,0 +1,92 @@
+"""``table verify`` proves the state from the audit, keeps heads outside the table, and a
+keyed table is never written nor verified without its key: on both backends, through the
+command a pit boss runs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from callbets.table.chain import KEY_VARIABLE
+
+from .conftest import Where
+
+KEY = "the casino's key"
+
+
+def cb(*args: str, key: str | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != KEY_VARIABLE}
+    if key is not None:
+        env[KEY_VARIABLE] = key
+    return subprocess.run([sys.executable, "-m", "callbets", *args], capture_output=True,
+                          text=True, env=env, timeout=60)  # fmt: skip
+
+
+def evening(table: str, key: str | None = None) -> None:
+    for args in (("open", "--house", "venice-french", "--lang", "fr"), ("player", "rouge"),
+                 ("bet", "rouge", "voisins du zéro à 2"), ("close",), ("spin", "26")):  # fmt: skip
+        proc = cb("table", "--table", table, *args, key=key)
+        assert proc.returncode == 0, proc.stderr
+
+
+def test_a_head_kept_shows_a_cut_tail_that_verify_alone_cannot(where: Where, tmp_path: Path):
+    table = where("anchored")
+    evening(table)
+    anchor = tmp_path / "heads.txt"
+    first = cb("table", "--table", table, "verify", "--anchor", str(anchor))
+    assert first.returncode == 0 and "ajoutée à" in first.stdout
+    assert anchor.stat().st_mode & 0o777 == 0o600  # owner-only
+    head = re.findall(r"\b\d+:[0-9a-f]{16}\b", first.stdout)[-1]  # "tête du journal : 5:…"
+    assert cb("table", "--table", table, "verify", "--head", head).returncode == 0
+    more = cb("table", "--table", table, "bet", "rouge", "noir à 5")
+    assert more.returncode == 0
+    grown = cb("table", "--table", table, "verify", "--anchor", str(anchor))
+    assert grown.returncode == 0 and "est toujours dans la chaîne" in grown.stdout
+    rewritten = head[:-1] + ("1" if head[-1] == "0" else "0")  # another hash for that row
+    bad = cb("table", "--table", table, "verify", "--head", rewritten)
+    assert bad.returncode == 1 and "le journal a été réécrit" in bad.stdout
+    cut = cb("table", "--table", table, "verify", "--head", "999:" + "a" * 16)
+    assert cut.returncode == 1 and "des lignes ont été coupées à la fin" in cut.stdout
+    wrong = cb("table", "--table", table, "verify", "--head", "abc")
+    assert wrong.returncode == 2 and "ROWS:HASH" in wrong.stderr
+
+
+def test_a_keyed_table_is_never_written_nor_verified_without_its_key(where: Where):
+    table = where("keyed")
+    evening(table, key=KEY)
+    assert cb("table", "--table", table, "verify", key=KEY).returncode == 0
+    for key, says in ((None, "donnez sa clé"), ("another key", "n'est pas la clé")):
+        for args in (("bet", "rouge", "rouge à 5"), ("verify",)):
+            proc = cb("table", "--table", table, *args, key=key)
+            assert proc.returncode == 2 and says in proc.stderr, (args, proc.stderr)
+            assert "Traceback" not in proc.stderr and "ROMPUE" not in proc.stdout
+    assert cb("table", "--table", table, "verify", key=KEY).returncode == 0  # nothing written
+
+
+def test_an_unkeyed_table_refuses_rows_written_with_a_key(where: Where):
+    table = where("plain")
+    evening(table)
+    proc = cb("table", "--table", table, "bet", "rouge", "rouge à 5", key=KEY)
+    assert proc.returncode == 2 and "sans clé de journal" in proc.stderr
+    assert cb("table", "--table", table, "verify").returncode == 0
+
+
+def test_verify_names_each_difference_of_the_state_in_the_table_language(where: Where):
+    import json
+
+    table = where("named")
+    evening(table)
+    from .test_tamper_suite import SUITE
+
+    lab = SUITE.Lab(table)
+    lab.sql("UPDATE spins SET number = 5 WHERE table_id = :t AND round = 1")
+    lab.sql("UPDATE bets SET amount = 200 WHERE table_id = :t AND id = 1")
+    proc = cb("table", "--table", table, "verify")
+    assert proc.returncode == 1
+    assert "le coup du tour 1 : numéro 5 dans les livres, 26 d'après le journal" in proc.stdout
+    assert "la mise 1 : montant 200 dans les livres, 4 d'après le journal" in proc.stdout
+    assert json.loads(cb("table", "--table", table, "show", "--json").stdout)["round"] == 2
