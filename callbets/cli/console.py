@@ -62,6 +62,8 @@ def cmd_console(args: argparse.Namespace) -> int:
         try:
             return run(table, listener)
         finally:
+            if isinstance(lock, DatabaseConsoleLock):
+                lock.release()  # on the table's own connection: before it is closed
             table.close_file()
     finally:
         if lock is not None:

@@ -224,7 +224,7 @@ def run(table: Table, listener: Listener | None = None) -> int:
     keys = _bindings(session)
     prompt: PromptSession[str] = PromptSession(
         history=history_for(table),
-        completer=PhraseCompleter(table.lang, table.players),
+        completer=PhraseCompleter(table.lang, session.players),
         complete_while_typing=False,
         key_bindings=keys,
         bottom_toolbar=lambda: " " + session.status(),
@@ -246,6 +246,9 @@ def run(table: Table, listener: Listener | None = None) -> int:
             try:
                 session.rows = prompt.output.get_size().rows
                 show(session.cancel() if text == ESCAPE else session.handle(text))
+            except KeyboardInterrupt:  # waiting for the table: its transaction rolled back
+                session.changed()
+                show(error(say(session.lang, "interrupted")))
             except Exception:
                 log = session.log_unexpected(text)
                 show(error(say(session.lang, "unexpected", log=log)))

@@ -10,6 +10,7 @@ their actions is its own transaction.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import socket
@@ -85,5 +86,9 @@ class DatabaseConsoleLock:
         return self
 
     def release(self) -> None:
-        """Let the lock go (the server does it too when the connection ends)."""
-        self.store.hold_console(False)
+        """Let the lock go (the server does it too when the connection ends, so a
+        connection already lost or closed has nothing left to let go)."""
+        if self.store.conn.closed or self.store.conn.broken:
+            return
+        with contextlib.suppress(TableError):
+            self.store.hold_console(False)

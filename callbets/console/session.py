@@ -99,9 +99,14 @@ class Session:
 
     # ---- reading the table -----------------------------------------------------------
     def status(self) -> str:
-        """The status line (redrawn at every keystroke, so kept until a line changes it)."""
+        """The status line (redrawn at every keystroke, so kept until a line changes it).
+        Never raises: a database that cannot be reached is said there, and the next
+        line tries again."""
         if self._status is None:
-            state = self.table.state()
+            try:
+                state = self.table.state()
+            except CallbetsError as err:
+                return say(self.lang, "unreachable_status", error=message_in(err, self.lang))
             self._status = report.status(state, self.player, self.waiting, self.voice, self.lang)
         return self._status
 
@@ -110,12 +115,24 @@ class Session:
         self._status = None
 
     def prompt(self) -> str:
-        """The prompt: the selected player, or the table's state."""
+        """The prompt: the selected player, or the table's state (never raises: drawn by
+        the terminal, where an error would stop the console)."""
         if self.zero is not None:
             return say(self.lang, "prompt_zero")
-        if not self.table.is_open:
+        try:
+            closed = not self.table.is_open
+        except CallbetsError:
+            closed = False  # the line typed will say why the table cannot be read
+        if closed:
             return say(self.lang, "prompt_number")
         return f"{self.player} › " if self.player else "› "
+
+    def players(self) -> list[str]:
+        """The players, for completion (none while the table cannot be read)."""
+        try:
+            return self.table.players()
+        except CallbetsError:
+            return []
 
     def greeting(self) -> Fragments:
         """What is shown when the console starts (and where a restart left off)."""
@@ -209,8 +226,9 @@ class Session:
         assert self.zero is not None
         answer = "confirm" if not text else confirmation(text, self.lang)
         if answer == "confirm":
-            zero, self.zero = self.zero, None
-            return self._settled(zero.settle())
+            settled = self.zero.settle()  # failing, the zero stays waiting
+            self.zero = None
+            return self._settled(settled)
         if answer == "cancel":
             return self.cancel()
         player, rest = self._split_player(text)
@@ -307,8 +325,9 @@ class Session:
         if self.pending is None:
             return []
         self.changed()
-        p, self.pending = self.pending, None
-        a = self.table.confirm(p.aid)
+        p = self.pending
+        a = self.table.confirm(p.aid)  # failing, it stays waiting: Enter tries again
+        self.pending = None
         return line(say(self.lang, "placed", player=p.player, calls=self._calls(a)), "class:ok")
 
     def _calls(self, a: Announcement) -> str:
@@ -330,8 +349,9 @@ class Session:
         if self.pending is None:
             return []
         self.changed()
-        p, self.pending = self.pending, None
-        self.table.cancel(p.aid)
+        p = self.pending
+        self.table.cancel(p.aid)  # failing, it stays waiting
+        self.pending = None
         return line(say(self.lang, "cancelled", player=p.player, text=p.text), "class:dim")
 
     # ---- replays ---------------------------------------------------------------------
