@@ -14,6 +14,7 @@ from ..language.readback import readback
 from ..messages import message_in, say_in
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import Head, SpinReport, Table, default_path, kept_heads, location_of, record_head
+from ..table.evening import evening
 from .options import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, json_line, text_argument, zero_choice_in
 
 
@@ -22,7 +23,7 @@ def _table_path(args: argparse.Namespace) -> str | Path:
     return location_of(args.table, default_path())
 
 
-READING = frozenset({"show", "audit", "verify", "backup"})
+READING = frozenset({"show", "audit", "verify", "backup", "report"})
 """Table actions that only read: the file is opened read-only."""
 
 
@@ -119,6 +120,15 @@ def _act(table: Table, args: argparse.Namespace) -> int:
             table.export_audit(out)
     elif action == "verify":
         return _verify(table, args)
+    elif action == "report":
+        data = evening(table)
+        if args.json:
+            print(json_line(data))
+        else:
+            from ..console.report import evening as said_report  # start-up time, as above
+            from ..console.report import plain  # the same
+
+            out.write(plain(said_report(data, table.lang)))
     elif action == "backup":
         table.backup(Path(args.file))
         print(f"{table.location} copied to {args.file}; check it with: "
@@ -274,6 +284,15 @@ def add_commands(sub: Any) -> None:
         help="a file of heads kept outside the table: each of this table's must still be "
         "in its audit; when everything verifies, the head now is added to it",
     )
+    rp = acts.add_parser(
+        "report",
+        help="the evening's report: what a pit boss signs (read-only)",
+        description="Spins played; staked, returned and net per player and for the table; "
+        "prison and what became of it; stakes handed back over the maximum; replays; the "
+        "croupiers who acted; and whether the audit verifies, with its head to sign. "
+        "Complete once the last spin is played (table spin --last).",
+    )
+    rp.add_argument("--json", action="store_true", help="print the report as JSON")
     bk = acts.add_parser(
         "backup",
         help="copy the live table to a new file, consistent (safe while it is in use)",

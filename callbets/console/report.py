@@ -193,7 +193,7 @@ def status(state: dict[str, Any], player: str | None, waiting: bool, voice: str,
     last = say(lang, "status_last", number=spins[-1]["number"]) if spins else ""
     parts = [
         say(lang, "status_round", round=state["round"]),
-        say(lang, "status_open" if state["betting"] == "open" else "status_closed"),
+        say(lang, f"status_{state['betting']}"),
         players or say(lang, "status_no_players"),
         say(lang, "status_staked", amount=state["staked"]),
         say(lang, "status_prison", amount=state["prison"]),
@@ -206,3 +206,33 @@ def status(state: dict[str, Any], player: str | None, waiting: bool, voice: str,
     if voice:
         parts.append(voice)
     return " │ ".join(parts)
+
+
+# ---- the end of the evening ------------------------------------------------------------
+def evening(data: dict[str, Any], lang: str) -> Fragments:
+    """The evening's report (:func:`callbets.table.evening.evening`) as a pit boss reads
+    and signs it, in the table's language."""
+    none = say(lang, "report_none")
+    ended = say(lang, "report_ended") if data["ended"] else ""
+    out = line(say(lang, "report_title", table=data["table"], house=data["house"],
+                   spins=data["spins"], ended=ended), "class:title")  # fmt: skip
+    for player, p in data["players"].items():
+        out += line(say(lang, "report_player", player=player, staked=p["staked"],
+                        returned=p["returned"], net=_signed(p["net"])))  # fmt: skip
+    out += line(say(lang, "report_table", staked=data["staked"], returned=data["returned"],
+                    bank=_signed(-data["net"])), "class:ok")  # fmt: skip
+    prison = {k: data["prison"].get(k, 0) for k in ("imprisoned", "freed", "lost", "handed_back")}
+    out += line(say(lang, "report_prison", still=data["prison"]["still"], **prison))
+    handed = ", ".join(f"{p} {a}" for p, a in data["handed_back"].items())
+    out += line(say(lang, "report_handed", who=handed or none))
+    replays = ", ".join(f"{replay_name(k, lang)} {n}" for k, n in data["replays"].items())
+    out += line(say(lang, "report_replays", replays=replays or none))
+    out += line(say(lang, "report_croupiers", names=", ".join(data["croupiers"]) or none))
+    audit = data["audit"]
+    if audit["verifies"]:
+        return out + line(say(lang, "report_audit_ok", rows=audit["rows"], head=audit["head"]))
+    return out + line(say(lang, "report_audit_bad"), "class:error")
+
+
+def _signed(amount: int | float) -> str:
+    return f"+{amount}" if amount > 0 else str(amount)

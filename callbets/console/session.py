@@ -43,6 +43,7 @@ from ..roulette.announcement import Announcement, parse_notation
 from ..roulette.limits import check_limits
 from ..roulette.settle import CallResult
 from ..table import SpinReport, Table
+from ..table.evening import evening
 from . import report
 from .report import Fragments, error, line
 from .words import command, say
@@ -85,6 +86,8 @@ class Session:
         """The players' choices while a zero waits to be settled."""
         self.done = False
         """Set by ``/quit``."""
+        self.last = False
+        """The next number is the evening's last spin (``/last``)."""
         self.voice = ""
         """What the status line says about listening ("" when off)."""
         self._status: str | None = None
@@ -120,11 +123,11 @@ class Session:
         if self.zero is not None:
             return say(self.lang, "prompt_zero")
         try:
-            closed = not self.table.is_open
+            closed = not self.table.is_open and not self.table.ended
         except CallbetsError:
             closed = False  # the line typed will say why the table cannot be read
         if closed:
-            return say(self.lang, "prompt_number")
+            return say(self.lang, "prompt_last" if self.last else "prompt_number")
         return f"{self.player} › " if self.player else "› "
 
     def players(self) -> list[str]:
@@ -141,7 +144,9 @@ class Session:
         out = line(greeting, "class:title")
         if not t.players():
             out += line(say(lang, "no_players"), "class:dim")
-        if not t.is_open:
+        if t.ended:
+            out += line(say(lang, "evening_ended"), "class:warn")
+        elif not t.is_open:
             out += line(say(lang, "closed_enter_number"), "class:warn")
         if self.pending is not None:
             out += line(say(lang, "waiting"), "class:warn")
@@ -204,13 +209,15 @@ class Session:
             self.table.close()
             return line(say(self.lang, "closed"), "class:warn")
         number = self._number(rest)
+        if self.table.ended:
+            return error(say(self.lang, "evening_ended"))
         if not self.table.is_open:
             if number is None:
                 return error(say(self.lang, "closed_no_bets"))
             if number == 0 and offers_choice(self.table):
-                self.zero = ZeroCall(self.table, self.lang)
+                self.zero = ZeroCall(self.table, self.lang, self.last)
                 return self.zero.opening()
-            return self._settled(self.table.spin(number))
+            return self._settled(self.table.spin(number, last_spin=self.last))
         if talk is not None:
             return self._replay(self._whose(player), talk.action, talk.which)
         if number is not None and player is None:
@@ -220,6 +227,9 @@ class Session:
 
     def _settled(self, spin: SpinReport) -> Fragments:
         settled = report.spin(spin, self.table.house, self.lang)
+        if self.table.ended:
+            self.last = False
+            return settled + line(say(self.lang, "evening_ended"), "class:warn")
         return settled + line(say(self.lang, "reopened", round=self.table.round), "class:dim")
 
     def _zero_line(self, text: str) -> Fragments:
@@ -422,6 +432,13 @@ class Session:
             return self._readback(player, a, fold=False)
         if name == "svg":
             return self._svg(args)
+        if name == "last":
+            self.last = not self.last
+            return line(
+                say(self.lang, "last_marked" if self.last else "last_unmarked"), "class:warn"
+            )
+        if name == "report":
+            return report.evening(evening(t), self.lang)
         if name == "voice":
             if self.toggle_voice is None:
                 return error(say(self.lang, "no_speech"))

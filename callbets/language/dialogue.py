@@ -22,6 +22,7 @@ __all__ = [
     "pick_phrases",
     "reading_choice",
     "zero_choice",
+    "zero_move",
 ]
 
 
@@ -54,6 +55,23 @@ def zero_choice(text: str, lang: str) -> str | None:
     ('half', 'prison')
     """
     return _match(text, lang, ("prison", "half"))
+
+
+def zero_move(text: str, lang: str) -> str | None:
+    """The simple chance a player asks to move a caught stake to ("déplacer sur noir" →
+    "noir"), as said; None when the text does not ask to move it.
+
+    >>> zero_move("spostare su nero", "it"), zero_move("Déplacer sur la manque", "fr")
+    ('nero', 'la manque')
+    >>> zero_move("in prigione", "it") is None
+    True
+    """
+    said = _said(text)
+    for phrase in sorted(_dialogue(lang).get("move", []), key=len, reverse=True):
+        start = _said(phrase) + " "
+        if said.startswith(start) and said[len(start) :].strip():
+            return said[len(start) :].strip()
+    return None
 
 
 def reading_choice(text: str, lang: str, count: int) -> int | None:

@@ -222,7 +222,15 @@ class TableCore:
         """True while bets may be placed."""
         return self._meta("state") == "open"
 
+    @property
+    def ended(self) -> bool:
+        """True once the evening's last spin has been played (``spin(last_spin=True)``):
+        nothing more is bet or spun at this table."""
+        return self._meta("state") == "ended"
+
     def _need_open(self) -> None:
+        if self.ended:
+            raise TableError(said("evening_over"))
         if not self.is_open:
             raise TableError(said("betting_closed"))
 

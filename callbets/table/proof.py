@@ -320,8 +320,8 @@ def _fields(thing: Said, fields: tuple[str, ...], books: Row, audit: Row) -> lis
 
 
 STATUSES = frozenset(
-    {"pending", "confirmed", "cancelled", "undone", "cleared", "open", "closed", "settled",
-     "removed"}
+    {"pending", "confirmed", "cancelled", "undone", "cleared", "open", "closed", "ended",
+     "settled", "removed"}
 )  # fmt: skip
 """Stored statuses, said in words (``status_<status>``)."""
 

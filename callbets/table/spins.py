@@ -104,6 +104,8 @@ class Spinning(Betting):
                 return self._stored_spin(round_no, number)
             if round_no is not None and round_no != self.round:
                 raise TableError(said("round_not_started", round=round_no, now=self.round))
+            if self.ended:
+                raise TableError(said("evening_over"))
             if self.is_open:
                 raise TableError(said("betting_open"))
             report = self._settle(number, choices or {}, last_spin)
@@ -163,10 +165,15 @@ class Spinning(Betting):
              for o in settlement.outcomes if o.kept is not None],
         )  # fmt: skip
         self._set_meta("round", str(round_no + 1))
-        self._set_meta("state", "open")
+        self._set_meta("state", "ended" if last_spin else "open")  # the last: no more bets
         self._audit("spin", round=round_no, number=number)
         self._audit("settlement", **data)
         return report
+
+    def spins(self) -> list[SpinReport]:
+        """Every settled round, settled again from its stored bets, oldest first."""
+        rows = self.store.rows("SELECT report FROM spins WHERE table_id = :t ORDER BY round")
+        return [self._report_from_json(json.loads(report)) for (report,) in rows]
 
     def last_spin(self) -> SpinReport | None:
         """The settlement of the last spin, or None before the first spin."""
