@@ -25,7 +25,8 @@ def test_parse_readback(capsys):
 def test_parse_refusal_has_reason_and_caret(capsys):
     assert main(["parse", "cheval 5/9"]) == 1
     err = capsys.readouterr().err
-    assert "refused (illegal)" in err and "\n       ^" in err
+    # in the table's language, the kind of refusal too (French is the default)
+    assert "refusée (pas une mise du tapis)" in err and "\n       ^" in err
 
 
 def test_json_contract(capsys):

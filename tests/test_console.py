@@ -89,7 +89,9 @@ def test_a_whole_evening(table_file: str) -> None:
     assert "↶ repris : bleu : le 17 et 2 voisins, 5 pièces à 2 = 10" in first
     assert "✓ bleu : plein 0, 1 pièce à 1 = 1 posé" in first
     # refusals carry on: the reason and a caret under the word at fault
-    refusal = re.search(r"✗ refusé \(illegal\) : pas de cheval 5/9[^\n]*\n  (.*)\n  ( *\^)", first)
+    refusal = re.search(
+        r"✗ refusé \(pas une mise du tapis\) : pas de cheval 5/9[^\n]*\n  (.*)\n  ( *\^)", first
+    )
     assert refusal is not None
     assert refusal.group(1) == "rouge: cheval 5/9 à 5"
     assert refusal.group(1)[len(refusal.group(2)) - 1 :].startswith("5/9")
@@ -106,7 +108,7 @@ def test_a_whole_evening(table_file: str) -> None:
     assert "en prison (niveau 1) : noir = 10" in first
     assert "gagne plein 0 = 1 : payer 35, rendu avec la mise 36" in first
     assert "rouge : misé 45 · rendu 120 · net +75" in first
-    assert "à placer (voisins, payé à placer) : transversale 0/2/3 = 10" in first
+    assert "à placer (voisins du zéro, payé à placer) : transversale 0/2/3 = 10" in first
     assert first.index("bleu : misé 11") < first.index("rouge : misé 45")  # payout order
     # replays of the winning calls
     assert "bleu: à refaire plein 0, 1 pièce à 1 = 1" in first and "à remettre à bleu : 35" in first
@@ -119,10 +121,10 @@ def test_a_whole_evening(table_file: str) -> None:
         "/table" + ENTER + "rien ne va plus" + ENTER + "4" + ENTER + QUIT,
     )
     assert "bleu: noir = 10 (en prison, niveau 1)" in second
-    assert "rouge: cheval 4/7 = 5 (voisins)" in second
+    assert "rouge: cheval 4/7 = 5 (voisins du zéro)" in second
     assert "━━ 4  noir · pair · manque ━━ coup 2" in second
     assert "rouge : misé 45 · rendu 90 · net +45" in second
-    assert "gagne cheval 4/7 = 5 (voisins) : payer 85, rendu avec la mise 90" in second
+    assert "gagne cheval 4/7 = 5 (voisins du zéro) : payer 85, rendu avec la mise 90" in second
     assert "sort de prison : noir = 10, rendu 10" in second
     assert "bleu : misé 11 · rendu 10 · net -1" in second
     table = Table.open(table_file)
@@ -228,7 +230,7 @@ def test_pour_le_tout_is_only_for_the_houses_calls(session: Session) -> None:
 
 def test_ambiguous_announcements_list_their_readings(session: Session) -> None:
     answer = say(session, "rouge: voisins 45")
-    assert "✗ refusé (ambiguous)" in answer and "1. " in answer
+    assert "✗ refusé (plusieurs lectures)" in answer and "1. " in answer
 
 
 def test_clear_and_unknown_commands(session: Session) -> None:
@@ -505,7 +507,7 @@ def test_the_command_makes_a_table_then_keeps_its_rules(tmp_path: Path) -> None:
     path = tmp_path / "t.sqlite"
     made = _console("--table", str(path), "--lang", "it", "--house", "france", keys="/quit\n")
     assert made.returncode == 0, made.stderr
-    assert f"new table at {path} (france, it)" in made.stderr
+    assert f"nuovo tavolo: {path} (france, it)" in made.stderr  # in the table language
     again = _console("--table", str(path), "--lang", "fr", keys="/quit\n")
     assert again.returncode == 0
     assert "was opened with --lang it; keeping it" in again.stderr

@@ -100,14 +100,16 @@ def test_console_in_a_real_terminal_survives_a_kill(terminal: Terminal, tmp_path
     terminal.start(table)
     terminal.wait_for("/aide pour l'aide")
     terminal.type("/table")
-    terminal.wait_for("rouge: carré 25/26/28/29 = 10 (voisins)")
+    terminal.wait_for("rouge: carré 25/26/28/29 = 10 (voisins du zéro)")
     terminal.type("rien ne va plus")
     terminal.wait_for("tapez le numéro sorti")
     terminal.type("26")
     screen = terminal.wait_for("━━ 26  noir · pair · passe ━━ coup 1")
     assert "rouge : misé 45 · rendu 90 · net +45" in screen
-    assert "gagne carré 25/26/28/29 = 10 (voisins) : payer 80, rendu avec la mise 90" in screen
-    assert "à placer (voisins, payé à placer) : carré 25/26/28/29 = 10" in screen
+    assert (
+        "gagne carré 25/26/28/29 = 10 (voisins du zéro) : payer 80, rendu avec la mise 90" in screen
+    )
+    assert "à placer (voisins du zéro, payé à placer) : carré 25/26/28/29 = 10" in screen
 
 
 def test_escape_sequences_and_garbage_typed_leave_the_console_running(

@@ -11,8 +11,10 @@ from typing import Any
 
 from ..console.lock import ConsoleLock, DatabaseConsoleLock
 from ..language.grammar import LANGUAGES
+from ..messages import say_in
 from ..roulette.house import DEFAULT_HOUSE
 from ..table import Table, default_path, exists, location_of
+from ..table.core import data_folder, make_data_folder
 from ..table.postgres import PostgresStore
 
 
@@ -20,8 +22,8 @@ def _table(args: argparse.Namespace) -> Table:
     path = location_of(args.table, default_path())
     if not exists(path):
         table = Table.create(path, args.house or DEFAULT_HOUSE, args.lang or "fr", args.croupier)
-        print(f"new table at {table.location} ({table.house.name}, {table.lang})",
-              file=sys.stderr)  # fmt: skip
+        print(say_in(table.lang, "cli_new_table", location=table.location,
+                     house=table.house.name, lang=table.lang), file=sys.stderr)  # fmt: skip
         return table
     table = Table.open(path).as_croupier(args.croupier)
     for option, asked, kept in (("--house", args.house, table.house.name),
@@ -48,6 +50,8 @@ def cmd_console(args: argparse.Namespace) -> int:
 
     path = location_of(args.table, default_path())
     lock: ConsoleLock | DatabaseConsoleLock | None = None
+    if isinstance(path, Path) and path.parent == data_folder():
+        make_data_folder()  # a fresh account: callbets' own folder, made on first use
     if isinstance(path, Path) and path.parent.is_dir():
         lock = ConsoleLock(path).acquire()
     try:

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import AnnouncementError
 from ..language.parse import parse
 from ..language.readback import readback
-from ..messages import message_in
+from ..messages import message_in, say_in
 from ..pictures.svg import announcement_svg
 from ..roulette.house import House, find_house
 from .options import (
@@ -48,15 +48,18 @@ def cmd_parse(args: argparse.Namespace) -> int:
     try:
         announcement = parse(text, args.lang, house)
     except AnnouncementError as err:
-        print(f"refused ({err.kind}): {message_in(err.message, args.lang)}\n{err.caret()}",
-              file=sys.stderr)  # fmt: skip
+        kind = say_in(args.lang, f"kind_{err.kind}")
+        refused = say_in(
+            args.lang, "cli_refused", kind=kind, message=message_in(err.message, args.lang)
+        )
+        print(f"{refused}\n{err.caret()}", file=sys.stderr)
         for reading in getattr(err, "readings", []):
             print(f"  - {reading}", file=sys.stderr)
         return EXIT_REFUSED
     print(readback(announcement, args.lang, house))
     if args.svg:
         Path(args.svg).write_text(announcement_svg(announcement, text), encoding="utf-8")
-        print(f"picture written to {args.svg}")
+        print(say_in(args.lang, "cli_picture_written", file=args.svg))
     return EXIT_OK
 
 

@@ -45,7 +45,8 @@ def cmd_table(args: argparse.Namespace) -> int:
     action = args.action
     if action == "open":
         table = Table.create(_table_path(args), args.house, args.lang, args.croupier)
-        print(f"table opened at {table.location} ({table.house.name}, {table.lang})")
+        print(say_in(table.lang, "cli_opened", location=table.location, house=table.house.name,
+                     lang=table.lang))  # fmt: skip
         return EXIT_OK
     table = _open(args)
     try:
@@ -71,6 +72,8 @@ def _act(table: Table, args: argparse.Namespace) -> int:
         )
         status = say("cli_placed" if action == "bet" else "cli_waiting")
         print(f"#{aid} {args.player} ({status}): {readback(a, table.lang, table.house)}")
+        for warning in table.limit_warnings(aid):  # over the maximum: said at once
+            print(f"! {message_in(warning, table.lang)}")
     elif action == "confirm":
         table.confirm(args.id)
         print(say("cli_confirmed", id=args.id))
@@ -115,7 +118,7 @@ def _act(table: Table, args: argparse.Namespace) -> int:
         if args.output:
             with open(args.output, "w", encoding="utf-8") as f:
                 n = table.export_audit(f)
-            print(f"{n} audit records written to {args.output}")
+            print(say("cli_audit_written", file=args.output, count=n))
         else:
             table.export_audit(out)
     elif action == "verify":
@@ -131,8 +134,7 @@ def _act(table: Table, args: argparse.Namespace) -> int:
             out.write(plain(said_report(data, table.lang)))
     elif action == "backup":
         table.backup(Path(args.file))
-        print(f"{table.location} copied to {args.file}; check it with: "
-              f"callbets table --table {args.file} verify")  # fmt: skip
+        print(say("cli_backup_done", location=table.location, file=args.file))
     return EXIT_OK
 
 

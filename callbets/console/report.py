@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from ..language.readback import call_line, position_name, readback, replay_name
+from ..language.readback import call_line, called_name, position_name, readback, replay_name
 from ..pictures.drawing import CHIP, draw
 from ..roulette.announcement import Announcement, PlacedCall
 from ..roulette.house import House
@@ -132,7 +132,7 @@ def number_title(n: int, round_no: int, lang: str) -> Fragments:
 
 def bet_name(bet: Bet, lang: str) -> str:
     """A bet on the layout: ``cheval 4/7 = 5 (voisins)``; the call only for a called bet."""
-    called = "" if bet.call in PLAIN_KINDS else f" ({bet.call})"
+    called = "" if bet.call in PLAIN_KINDS else f" ({called_name(bet.call, lang)})"
     return f"{position_name(bet.position, lang)} = {bet.amount}{called}"
 
 
@@ -177,7 +177,8 @@ def spin(report: SpinReport, house: House, lang: str) -> Fragments:
         for c in report.calls:
             if c.player == player and c.to_place:
                 placed = ", ".join(f"{position_name(p, lang)} = {a}" for p, a in c.to_place)
-                out += line(say(lang, "to_place", call=c.call, placed=placed), "class:chip")
+                call = called_name(c.call, lang)
+                out += line(say(lang, "to_place", call=call, placed=placed), "class:chip")
     table = say(
         lang, "table_totals", staked=amount(s.staked()), back=amount(s.returned()),
         prison=amount(s.in_prison()),

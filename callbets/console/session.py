@@ -37,7 +37,7 @@ from ..language.grammar import language
 from ..language.normalize import words
 from ..language.readback import replay_name
 from ..language.talk import CLOSE, table_talk
-from ..messages import message_in
+from ..messages import message_in, say_in
 from ..pictures.svg import announcement_svg, svg
 from ..roulette.announcement import Announcement, parse_notation
 from ..roulette.limits import check_limits
@@ -319,7 +319,8 @@ class Session:
 
     def _refused(self, err: AnnouncementError) -> Fragments:
         said = message_in(err.message, self.lang)
-        out = error(say(self.lang, "refused", kind=err.kind, message=said))
+        kind = say_in(self.lang, f"kind_{err.kind}")
+        out = error(say(self.lang, "refused", kind=kind, message=said))
         if err.column is not None:
             out += line(f"  {err.text}", "class:dim")
             out += line(f"  {' ' * err.column}^", "class:error")

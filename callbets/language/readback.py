@@ -38,6 +38,14 @@ def position_name(p: Position, lang: str) -> str:
     return p.named().in_language(lang)
 
 
+def called_name(call: str, lang: str) -> str:
+    """A called bet's name without its numbers (``voisins``, ``finale en plein``), as
+    shown after a chip it put down; the name itself when it has no numbers."""
+    words = _words(lang)
+    found: str = words.get("called", {}).get(call) or words["names"].get(call, call)
+    return found
+
+
 def replay_name(kind: str, lang: str) -> str:
     """A replay as said in the table's language: ``à compléter``, ``a completare``."""
     name: str = _words(lang)["replays"][kind]

@@ -37,6 +37,18 @@ class Betting(TableCore):
                 out.append((b.position, value))
         return out
 
+    def limit_warnings(self, aid: int) -> list[str]:
+        """What the house's limits say of a recorded announcement against the rest of the
+        layout (a stake over the maximum, settled on the maximum and the excess handed
+        back): every door says it when the bet is made."""
+        _, announcement = self.announcement(aid)
+        others = []
+        for b in self.open_bets():
+            value = counted(b.amount, b.prison, self.house)
+            if value is not None and b.group.split(".")[0] != str(aid):
+                others.append((b.position, value))
+        return check_limits(announcement, self.house, others)
+
     def announce(
         self, player: str, text: str, lang: str | None = None, key: str | None = None
     ) -> tuple[int, Announcement]:

@@ -31,6 +31,19 @@ def data_folder() -> Path:
     return Path(data) / "callbets"
 
 
+def make_data_folder() -> Path:
+    """Make :func:`data_folder` (readable by its owner only) if it is not there yet.
+
+    :raises TableError: it cannot be made.
+    """
+    folder = data_folder()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as err:
+        raise TableError(f"cannot create {folder}: {err.strerror or err}") from None
+    return folder
+
+
 def default_path() -> str | Path:
     """``$CALLBETS_TABLE`` (a file or a PostgreSQL URL), else the file ``table.sqlite`` in
     :func:`data_folder`."""
@@ -116,10 +129,9 @@ class TableCore:
         history): beside an SQLite file, in :func:`data_folder` for a database's table."""
         if self.store.backend == "sqlite":
             return Path(f"{self.location}{suffix}")
-        folder = data_folder()
-        with contextlib.suppress(OSError):  # the caller says when it cannot write there
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        return folder / f"{self.store.table_id}{suffix}"
+        with contextlib.suppress(TableError):  # the caller says when it cannot write there
+            make_data_folder()
+        return data_folder() / f"{self.store.table_id}{suffix}"
 
     def close_file(self) -> None:
         """Close the database connection."""

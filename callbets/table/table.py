@@ -30,7 +30,7 @@ from ..messages import said
 from ..roulette.house import find_house, house_file_text
 from .books import Verification, verify
 from .chain import Head, audit_key, check_head, head_of, key_check
-from .core import data_folder, default_path, money, terminal, timestamp
+from .core import data_folder, default_path, make_data_folder, money, terminal, timestamp
 from .locations import create_store, open_store
 from .replays import Replaying
 from .spins import SpinReport
@@ -60,6 +60,8 @@ class Table(Replaying):
         if house.require_croupier and not (croupier or "").strip():
             raise TableError(said("croupier_required", house=house.name))
         profile = tomllib.loads(house_file_text(house_name))
+        if isinstance(location, Path) and location.parent == data_folder():
+            make_data_folder()  # callbets' own folder is made on first use (owner-only)
         store = create_store(location)
         table = cls.__new__(cls)
         table.store, table.location, table.writable = store, store.label, True

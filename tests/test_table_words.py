@@ -1,0 +1,66 @@
+"""Everything a croupier or a pit boss reads at a French or Italian table is in that
+language: an evening walked through every table command, each line checked against
+English words and internal ids."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ENGLISH = re.compile(
+    r"\b(opened|written|records|refused|illegal|ambiguous|settled|chain|books|placed|"
+    r"waiting|neighbours|rows|spins|cannot|unknown|players|staked|returned|verify\b(?!\s*--)|"
+    r"finale_\w+|jeu_zero|orphelins_plein|two_dozens|with_splits)\b"
+)
+"""English words and internal ids no French or Italian line may hold (the command names
+a line tells the user to type, such as 'callbets table verify', aside)."""
+
+EVENINGS = {
+    "fr": ["rouge", "17 en plein à 1000", "finale 7 à 2", "le 17 et les voisins à 1",
+           "tiers à 5", "pas de cheval 5/9"],
+    "it": ["rosso", "17 pieno da 1000", "finale 7 da 2", "il 17 con i vicini da 1",
+           "serie 5/8 da 5", "cavallo 5/9"],
+}  # fmt: skip
+
+
+def run(*args: str) -> str:
+    proc = subprocess.run([sys.executable, "-m", "callbets", *args], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    return proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("lang", sorted(EVENINGS))
+def test_an_evening_at_the_table_speaks_its_language(tmp_path: Path, lang: str) -> None:
+    player, big, finale, neighbours, pending, illegal = EVENINGS[lang]
+    table = str(tmp_path / "t.sqlite")
+
+    def t(*args: str) -> str:
+        return run("table", "--table", table, *args)
+
+    said = [
+        t("open", "--house", "venice-french", "--lang", lang),
+        t("player", player),
+        t("bet", player, big),
+        t("bet", player, finale),
+        t("bet", player, neighbours),
+        t("announce", player, pending),
+        t("bet", player, illegal),
+        t("bet", "nobody", finale),
+        t("close"),
+        t("spin", "17"),
+        t("show"),
+        t("audit", "--output", str(tmp_path / "audit.jsonl")),
+        t("verify"),
+        t("report"),
+        run("parse", "--lang", lang, illegal),
+    ]
+    for output in said:
+        for line in output.splitlines():
+            if line.lstrip().startswith("callbets table --table"):
+                continue  # a command to type
+            found = ENGLISH.search(line.replace("callbets table verify", ""))
+            assert found is None, f"{found.group(0)!r} in {line!r}"
