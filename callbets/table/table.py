@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from ..errors import TableError
 from ..messages import said
@@ -33,6 +33,9 @@ from .locations import create_store, open_store
 from .replays import Replaying
 from .spins import SpinReport
 from .sqlite import FORMAT
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 
 class Table(Replaying):
@@ -121,7 +124,7 @@ class Table(Replaying):
             "prison": sum(b.amount for b in bets if b.prison),
         }
 
-    def export_audit(self, out: TextIO) -> int:
+    def export_audit(self, out: SupportsWrite[str]) -> int:
         """Write the audit log as JSON lines, each with its chain hash; returns how many.
 
         A row whose payload is not a JSON object (a damaged or edited row) is written with
