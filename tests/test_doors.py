@@ -197,6 +197,24 @@ def test_a_password_is_never_shown_nor_logged(postgres_server: str, tmp_path: Pa
     assert "***" in log.read_text(encoding="utf-8")  # the command line, logged without it
 
 
+# ---- 5. a key used again -------------------------------------------------------------------
+def test_a_key_used_in_a_settled_round_is_refused(seated: str) -> None:
+    bet = ["table", "--table", seated, "bet", "--id", "rouge-1", "rouge", "17 en plein à 10"]
+    first, again = cb(*bet), cb(*bet)
+    assert first.returncode == again.returncode == 0 and first.stdout == again.stdout
+    assert cb("table", "--table", seated, "close").returncode == 0
+    assert cb("table", "--table", seated, "spin", "3").returncode == 0
+    later = cb(*bet)
+    said = one_line(later)
+    assert later.returncode == 2 and "au coup 1, qui est réglé" in said, said
+    with Table.open(seated) as t:
+        assert t.state()["staked"] == 0 and t.round == 2
+    with Table.open(seated) as t:  # a key of the round still open answers with its bet
+        first_id, _ = t.bet("rouge", "rouge à 5", key="rouge-2")
+        assert t.bet("rouge", "rouge à 5", key="rouge-2")[0] == first_id
+        assert t.state()["staked"] == 5
+
+
 # ---- 7. one damaged table does not blank the floor ----------------------------------------
 DAMAGE = {
     "kind": "UPDATE bets SET kind = 'nonsense' WHERE table_id = {t}",
