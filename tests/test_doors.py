@@ -6,6 +6,7 @@ both backends, and nothing reaches the terminal raw."""
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import sqlite3
 import subprocess
@@ -17,6 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from callbets.errors import OutcomeUnknown
 from callbets.table import Table
 
 from .conftest import ROOT, Where
@@ -213,6 +215,62 @@ def test_a_key_used_in_a_settled_round_is_refused(seated: str) -> None:
         first_id, _ = t.bet("rouge", "rouge à 5", key="rouge-2")
         assert t.bet("rouge", "rouge à 5", key="rouge-2")[0] == first_id
         assert t.state()["staked"] == 5
+
+
+# ---- 6. the database lost during a commit -------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "hint"),
+    [(["bet", "--id", "k-1", "rouge", "rouge à 10"], "--id"),
+     (["bet", "rouge", "rouge à 10"], "table show"), (["close"], "table show")],
+)  # fmt: skip
+def test_a_commit_cut_short_says_it_may_or_may_not_be_done(
+    postgres_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: list[str],
+    hint: str,
+) -> None:  # fmt: skip
+    import psycopg
+
+    from callbets.cli import main
+    from callbets.table.core import TableCore
+
+    location = f"{postgres_server}?table=lost-{tmp_path.name[-8:]}"
+    with Table.create(location, "venice-french", "fr") as t:
+        t.add_player("rouge")
+
+    def server_dies(self: TableCore) -> None:
+        pid = self.store.conn.info.backend_pid  # type: ignore[attr-defined]
+        with psycopg.connect(postgres_server, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+    monkeypatch.setattr(TableCore, "_before_commit", server_dies)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["table", "--table", location, *args])
+    said = err.getvalue()
+    assert code == 1 and said.count("\n") == 1, said
+    assert "peut-être" in said or "a pu être fait, ou non" in said, said
+    assert hint in said
+    monkeypatch.undo()
+    assert main(["table", "--table", location, *args]) == 0  # the same again goes through
+    if hint == "--id":
+        assert main(["table", "--table", location, *args]) == 0  # and again: placed once
+    with Table.open(location) as t:
+        assert t.verify().ok
+        assert t.state()["staked"] == (10 if args[0] == "bet" else 0)
+
+
+def test_the_store_says_a_lost_commit_is_unknown(postgres_server: str, tmp_path: Path) -> None:
+    import psycopg
+
+    t = Table.create(f"{postgres_server}?table=unk-{tmp_path.name[-8:]}", "france", "fr")
+    t.add_player("rouge")
+    lost = pytest.raises(OutcomeUnknown, match="may or may not have been made")
+    with lost, t.store.transaction():
+        t.store.rows("SELECT 1")
+        pid = t.store.conn.info.backend_pid  # type: ignore[attr-defined]
+        with psycopg.connect(postgres_server, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    t.bet("rouge", "rouge à 5", key="after")  # the next action goes through
+    assert t.state()["staked"] == 5
 
 
 # ---- 7. one damaged table does not blank the floor ----------------------------------------

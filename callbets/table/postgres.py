@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..errors import LocationError, TableError
+from ..errors import LocationError, OutcomeUnknown, TableError
 from ..messages import HIDDEN, redacted, said
 from .sqlite import SCHEMA_VERSION
 from .store import Row, Store, pyformat
@@ -235,7 +235,12 @@ class PostgresStore(Store):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """A transaction holding this table's advisory lock until it ends."""
+        """A transaction holding this table's advisory lock until it ends.
+
+        :raises OutcomeUnknown: the connection was lost once the transaction had begun:
+            if it went at the commit, the change may have been made or not (only the
+            server knew, and it did not say).
+        """
         try:
             with self._live().transaction():
                 self._depth += 1
@@ -244,7 +249,12 @@ class PostgresStore(Store):
                     yield
                 finally:
                     self._depth -= 1
-        except self._psycopg.Error as err:
+        except (self._psycopg.Error, TableError) as err:
+            if self.conn.broken:
+                lost = said("outcome_unknown", place=self.label)
+                raise OutcomeUnknown(lost, self.label) from None
+            if isinstance(err, TableError):
+                raise
             raise db_error(self.label, err) from None
 
     def backup(self, target: Path) -> None:
