@@ -169,6 +169,16 @@ def test_escape_sequences_never_reach_the_terminal(where: Where, tmp_path: Path)
     one_line(usage)
 
 
+def test_an_announcement_refused_is_shown_without_its_escapes(tmp_path: Path) -> None:
+    for args in (["parse", f"cheval{HOSTILE} 5/9"], ["settle", "--spin", "3", f"x{HOSTILE}"],
+                 ["parse", "--jsonl", str(tmp_path / f"no{HOSTILE}.txt")]):  # fmt: skip
+        proc = cb(*args)
+        assert proc.returncode == 1 and b"\\x1b" in proc.stderr, proc.stderr
+        raw(proc)
+    caret = cb("parse", "rouge \x1b[2J foo").stderr.decode().splitlines()
+    assert caret[-2][caret[-1].index("^") :].startswith("\\x1b[2J")  # under it, as shown
+
+
 # ---- 4. passwords --------------------------------------------------------------------
 def test_a_password_is_never_shown_nor_logged(postgres_server: str, tmp_path: Path) -> None:
     parts = urlsplit(postgres_server)  # the test server trusts any password
@@ -194,6 +204,12 @@ def test_a_password_is_never_shown_nor_logged(postgres_server: str, tmp_path: Pa
             proc = cb(*args, log=log)
             assert proc.returncode in ((0,) if "--json" in args else (1, 2))
             said.append(proc.stdout + proc.stderr)
+    meant = f"host=db password={SECRET} dbname=casino"  # never taken for a file
+    for args in (["open"], ["show"], ["player", "a"]):
+        proc = cb("table", "--table", meant, *args, log=log)
+        assert proc.returncode == 2 and "connection string" in one_line(proc)
+        said.append(proc.stdout + proc.stderr)
+    assert not (ROOT / meant).exists()
     assert all(SECRET.encode() not in s for s in said)
     assert SECRET not in log.read_text(encoding="utf-8")
     assert "***" in log.read_text(encoding="utf-8")  # the command line, logged without it

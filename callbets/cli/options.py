@@ -171,7 +171,7 @@ def answer_lines(source: str, command: str, answer: Callable[[str], dict[str, An
                 if result is not None:
                     print(json_line(result), flush=True)
     except OSError as err:
-        print(f"callbets {command}: cannot read {source}: {err.strerror or err}", file=sys.stderr)
+        echo(f"callbets {command}: cannot read {source}: {err.strerror or err}", sys.stderr)
         return 1
     return 0
 

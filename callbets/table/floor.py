@@ -125,9 +125,9 @@ def _read(table: Table, large_win: int) -> TableView:
     state = table.state()
     spins = [s["number"] for s in reversed(state["spins"][-LAST_NUMBERS:])]
     found = TableView(
-        table.name, table.location, table.house.name, _croupier(table), state["round"],
-        state["betting"], len(state["players"]), state["staked"], state["prison"], spins,
-        len(table.pending()),
+        redacted(table.name), redacted(table.location), table.house.name, _croupier(table),
+        state["round"], state["betting"], len(state["players"]), state["staked"], state["prison"],
+        spins, len(table.pending()),
     )  # fmt: skip
     found.flags = [*_at_maximum(table), *_large_wins(table, large_win), *_chain(table)]
     return found
