@@ -299,11 +299,14 @@ DAMAGE = {
     "report-net": 'UPDATE spins SET report = \'{{"players": {{"a": {{"net": "x"}}}}}}\''
     " WHERE table_id = {t}",
     "report-json": "UPDATE spins SET report = 'garbage' WHERE table_id = {t}",
+    "orphan": "UPDATE players SET name = 'ghost' WHERE table_id = {t}",
 }
 
 
 @pytest.mark.parametrize("how", list(DAMAGE))
 def test_one_damaged_table_does_not_blank_the_floor(where: Where, how: str) -> None:
+    if how == "orphan" and "://" in where("x"):
+        pytest.skip("PostgreSQL's foreign keys keep a bet's player seated")
     good, bad = where("good"), where(f"bad-{how}")
     for location in (good, bad):
         with Table.create(location, "venice-french", "fr") as t:
@@ -319,12 +322,15 @@ def test_one_damaged_table_does_not_blank_the_floor(where: Where, how: str) -> N
     good_view, bad_view, dead_view = json.loads(proc.stdout)["tables"]
     assert not good_view["error"] and good_view["staked"] == 5
     assert "cannot reach" in dead_view["error"] and dead_view["table"] == "casino"
-    if how.startswith("report"):  # the table is read; its last settlement is flagged
+    if how == "orphan":  # read, with the bet counted for a player no longer seated
+        assert not bad_view["error"] and bad_view["staked"] == 5
+    elif how.startswith("report"):  # the table is read; its last settlement is flagged
         assert bad_view["flags"] == ["round 1: its settlement cannot be read"]
     else:
         assert bad_view["error"] and "\n" not in bad_view["error"], bad_view
     screen = cb("floor", "--table", good, "--table", bad, "--table", dead, "--once")
     assert screen.returncode == 1 and "Traceback" not in screen.stderr.decode()
-    assert screen.stdout.decode().count("! cannot be read") == 1 + (not how.startswith("report"))
+    unreadable = 1 + (how != "orphan" and not how.startswith("report"))
+    assert screen.stdout.decode().count("! cannot be read") == unreadable
     show = cb("table", "--table", bad, "show")
     assert show.returncode in (0, 1) and "Traceback" not in show.stderr.decode()

@@ -102,7 +102,8 @@ class Table(Replaying):
             p: {"staked": 0, "prison": 0, "bets": []} for p in self.players()
         }
         for b in bets:
-            entry = by_player[b.player]
+            # a bet whose player is not seated (a row edited by hand) is still counted
+            entry = by_player.setdefault(b.player, {"staked": 0, "prison": 0, "bets": []})
             entry["prison" if b.prison else "staked"] += b.amount
             entry["bets"].append(
                 {"id": int(b.id), "call": b.call, "bet": b.position.kind.value,
