@@ -1,21 +1,33 @@
 """The long fuzz run of issue 11: many random and hostile inputs through the parser API and
-the ``--jsonl`` contract, reporting rates and the worst time per kilobyte.
+the ``--jsonl`` contract, reporting rates and the worst time per kilobyte; and of issue 22:
+hostile table-command inputs (malformed URLs, URLs and connection strings holding a
+password, names with control characters, huge integers) through ``callbets table``,
+``db`` and ``floor``, each run as a croupier's shell would.
 
-Run: python bench/fuzz_hostile.py [--inputs 100000] [--seed 1]
+Run: python bench/fuzz_hostile.py [--inputs 100000] [--seed 1] [--doors 300]
+     [--postgres postgresql://USER@HOST/DB]  (a database whose schema is made, for the
+     table commands on PostgreSQL too)
 Reports figures, not pass/fail timings; exits 1 only if an input raised anything but
-callbets' own errors, or a --jsonl stream did not answer every line.
+callbets' own errors, a --jsonl stream did not answer every line, or a table command
+ended in an unexpected error (exit 3, a traceback), hung, echoed a password or wrote a
+raw control character to the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import unicodedata
+import uuid
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from callbets import AnnouncementError, parse
@@ -133,13 +145,163 @@ def run_stream(lines: int, seed: int) -> int:
     return int(len(out) != expected or proc.returncode != 0 or b"Traceback" in proc.stderr)
 
 
+# ---- the table's doors (issue 22) -----------------------------------------------------------
+SECRET = "Fz-s3cret-9q"
+"""The password every URL and connection string of the run holds: it must never be shown."""
+CONTROLS = ["\x1b[2J", "\x1b]0;pwned\x07", "\x07", "\x9b31m", "\u202e", "\r", "\x7f",
+            "\x1bP+q\x1b\\", "\x08\x08", "\u2028"]  # fmt: skip
+DOORS_TIMEOUT_S = 30
+"""A command that takes longer has hung (a connection is given up after 5 s)."""
+
+
+def hostile_url(rng: random.Random) -> str:
+    """A database location: malformed, or well formed and out of reach, mostly with the
+    password in it (in the user part, the query or a key/value string)."""
+    if rng.random() < 0.15:
+        return rng.choice([f"host=127.0.0.1 port=1 password={SECRET} dbname=casino",
+                           f"dbname=casino password='{SECRET} x' host=nohost.invalid",
+                           f"password={SECRET}"])  # fmt: skip
+    scheme = rng.choice(["postgresql://", "postgres://", "POSTGRESQL://"])
+    user = rng.choice(["", "pit@", f"pit:{SECRET}@", f":{SECRET}@", f"pit:%zz{SECRET}@",
+                       f"pit:{SECRET}@x@"])  # fmt: skip
+    host = rng.choice(["127.0.0.1", "[::1", "[::1]", "::1", "", "[", "nohost.invalid", "h\x1b[2J"])
+    port = rng.choice(["", ":1", ":99999", ":x", ":-1", ":1" + "0" * 30])
+    path = rng.choice(["/casino", "/d%zz", "", "/", "/casino\x07"])
+    table = rng.choice(["T1", "a:b", "x" * 41, "T\x1b[2J", ""])
+    query = rng.sample([f"table={table}",
+                        f"password={SECRET}", "sslmode=bogus", "foo=bar", "%", "table=T2"],
+                       rng.randrange(0, 3))  # fmt: skip
+    return f"{scheme}{user}{host}{port}{path}" + ("?" + "&".join(query) if query else "")
+
+
+def hostile_name(rng: random.Random) -> str:
+    """A player, a croupier or an announcement with control characters in it."""
+    base = rng.choice(["rouge", "bleu", "marie", "rouge à 5", "17 en plein à 10", ""])
+    for _ in range(rng.randrange(1, 4)):
+        i = rng.randrange(len(base) + 1)
+        base = base[:i] + rng.choice(CONTROLS) + base[i:]
+    return base
+
+
+def hostile_integer(rng: random.Random) -> str:
+    """A number a command line takes, far out of range or not plainly written."""
+    return rng.choice([str(2**63), str(2**63 - 1), str(-(2**63) - 1), str(2**31), "9" * 40,
+                       str(rng.randrange(2**64, 2**200)), "1e9", "0x10", "١٢", "-0", " 7",
+                       f"{2**63}.{2**63}", "1." + "9" * 30])  # fmt: skip
+
+
+def door_cases(
+    rng: random.Random, tables: list[str], folder: Path
+) -> Iterator[tuple[str, list[str]]]:
+    """(kind, the command's words), forever."""
+    while True:
+        kind = rng.choice(["url", "name", "integer"])
+        if kind == "url":
+            url = hostile_url(rng)
+            yield kind, rng.choice([["table", "--table", url, "show"],
+                                    ["table", "--table", url, "open"],
+                                    ["table", "--table", url, "bet", "rouge", "rouge à 5"],
+                                    ["db", "upgrade", url], ["floor", "--table", url, "--json"],
+                                    ["floor", "--table", url, "--once"]])  # fmt: skip
+        elif kind == "name":
+            name, table = hostile_name(rng), rng.choice(tables)
+            yield kind, rng.choice([["table", "--table", table, "player", name],
+                                    ["table", "--table", table, "bet", name, "rouge à 5"],
+                                    ["table", "--table", table, "bet", "rouge", name],
+                                    ["table", "--table", table, "bet", "--id", name, "rouge",
+                                     "rouge à 5"],
+                                    ["table", "--table", table, "--croupier", name, "close"],
+                                    ["table", "--table", str(folder / f"{name}.sqlite"), "open"],
+                                    ["table", "--table", table, "replay", name, "tout"],
+                                    ["floor", "--table", table, "--once"]])  # fmt: skip
+        else:
+            number, table = hostile_integer(rng), rng.choice(tables)
+            yield kind, rng.choice([["table", "--table", table, "confirm", number],
+                                    ["table", "--table", table, "cancel", number],
+                                    ["table", "--table", table, "replay", number, "tout"],
+                                    ["table", "--table", table, "spin", number],
+                                    ["table", "--table", table, "spin", "3", "--round", number],
+                                    ["table", "--table", table, "spin", "0", "--choice",
+                                     f"{number}=half"],
+                                    ["floor", "--table", table, "--every", number,
+                                     "--once"]])  # fmt: skip
+
+
+def raw_controls(data: bytes) -> int:
+    """How many control characters (but line breaks and tabs) a terminal would be sent."""
+    text = data.decode("utf-8", "replace")
+    return sum(c not in "\n\t" and unicodedata.category(c).startswith("C") for c in text) + (
+        text.count("\ufffd") - data.decode("utf-8", "ignore").count("\ufffd")
+    )
+
+
+def run_doors(n: int, seed: int, postgres: str | None) -> int:
+    """Hostile table-command inputs, each in its own ``callbets`` process (with ``-v`` and
+    ``--log``, so the log is checked too)."""
+    rng = random.Random(seed)
+    folder = Path(tempfile.mkdtemp(prefix="callbets-fuzz-doors-"))
+    run = uuid.uuid4().hex[:6]
+    tables = [str(folder / "t.sqlite")]
+    if postgres:
+        tables.append(f"{postgres}?table=fuzz-{run}")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    for table in tables:  # run in the run's folder: a location taken for a file is made there
+        for words in (["open"], ["player", "rouge"], ["bet", "rouge", "rouge à 5"]):
+            subprocess.run([sys.executable, "-m", "callbets", "table", "--table", table, *words],
+                           capture_output=True, check=True, cwd=folder, env=env)  # fmt: skip
+    log = folder / "callbets.log"
+    tried: Counter[str] = Counter()
+    exits: Counter[int] = Counter()
+    unexpected = hangs = secrets = raw = 0
+    start = time.perf_counter()
+    for _, (kind, words) in zip(range(n), door_cases(rng, tables, folder), strict=False):
+        tried[kind] += 1
+        command = [sys.executable, "-m", "callbets", "-v", "--log", str(log), *words]
+        try:
+            proc = subprocess.run(command, capture_output=True, timeout=DOORS_TIMEOUT_S,
+                                  cwd=folder, env=env, check=False)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            hangs += 1
+            print(f"HUNG {words!r}")
+            continue
+        exits[proc.returncode] += 1
+        said = proc.stdout + proc.stderr
+        if proc.returncode not in (0, 1, 2) or b"Traceback" in proc.stderr:
+            unexpected += 1
+            print(f"UNEXPECTED exit {proc.returncode} {words!r}: {proc.stderr[-300:]!r}")
+        if SECRET.encode() in said:
+            secrets += 1
+            print(f"SECRET SHOWN {words!r}: {said[-300:]!r}")
+        if raw_controls(said):
+            raw += 1
+            print(f"RAW CONTROL {words!r}: {said[-300:]!r}")
+    logged = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    secrets += SECRET in logged
+    raw += raw_controls(logged.encode("utf-8"))
+    elapsed = time.perf_counter() - start
+    backends = "SQLite and PostgreSQL" if postgres else "SQLite only"
+    print(f"doors: {n} table commands in {elapsed:.1f} s ({backends}); tried {dict(tried)}; "
+          f"exits {dict(sorted(exits.items()))}")  # fmt: skip
+    print(
+        f"       unexpected errors {unexpected}, hangs (over {DOORS_TIMEOUT_S} s) {hangs}, "
+        f"secrets shown or logged {secrets}, raw control characters on stdout/stderr/log {raw}"
+    )
+    return unexpected + hangs + secrets + raw
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--inputs", type=int, default=100_000)
     ap.add_argument("--lines", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--doors", type=int, default=300, help="table commands to try")
+    ap.add_argument("--postgres", metavar="URL", help="a database with the callbets schema")
     args = ap.parse_args()
     bad = run_api(args.inputs, args.seed) + run_stream(args.lines, args.seed)
+    bad += run_doors(args.doors, args.seed, args.postgres)
     return 1 if bad else 0
 
 

@@ -28,6 +28,20 @@ class AuditKeyError(TableError, InputError):
     (exit 2)."""
 
 
+class LocationError(InputError, TableError):
+    """A table's location that cannot be used as written (a malformed database URL, a
+    table name that is not plain text): bad input, so commands exit 2."""
+
+
+class OutcomeUnknown(TableError):
+    """The connection to the database was lost while a change was being committed: it
+    may or may not have been made.  ``location`` is where (without a password)."""
+
+    def __init__(self, message: str, location: str) -> None:
+        super().__init__(message)
+        self.location = location
+
+
 class HouseError(InputError):
     """A house profile is unknown, unreadable or invalid."""
 

@@ -18,6 +18,8 @@ name in ``grammar/readback.toml`` and the numbers that go in it), through the
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol, cast
@@ -115,3 +117,48 @@ def message_in(message: object, lang: str) -> str:
 def say_in(lang: str, key: str, /, **fields: object) -> str:
     """The message ``key`` with its fields, said in ``lang``."""
     return _format(key, fields, lang)
+
+
+# ---- what reaches a terminal ------------------------------------------------------------
+def printable(text: str) -> str:
+    r"""Text for a terminal: every control character (an escape sequence, a bell, a bidi
+    override, a byte that was not UTF-8) written as its code, so that text from a file, a
+    database or a command line cannot change what the screen shows; line breaks and tabs
+    are kept.
+
+    >>> print(printable("rouge\x1b[2J\x1b]0;x\x07 \u202e"))
+    rouge\x1b[2J\x1b]0;x\x07 \u202e
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c in "\n\t" or not unicodedata.category(c).startswith("C") else repr(c)[1:-1]
+        for c in text
+    )
+
+
+_URL_PASSWORD = re.compile(r"(://[^\s:/@?#]*):\S*@")
+_KEY_PASSWORD = re.compile(
+    r"""(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?|[^\s&;,)]*)"""
+)
+HIDDEN = "***"
+"""What a password is shown as."""
+
+
+def redacted(text: str) -> str:
+    """Text with any database password hidden: a URL's ``user:password@`` and a
+    ``password=`` in a key/value connection string or a URL's query.
+
+    >>> redacted("cannot reach postgresql://pit:s3cret@db/floor?password=x&table=T1")
+    'cannot reach postgresql://pit:***@db/floor?password=***&table=T1'
+    >>> redacted("no table at host=db password='a b' dbname=floor")
+    'no table at host=db password=*** dbname=floor'
+    """
+    if "@" not in text and "=" not in text:
+        return text
+    return _KEY_PASSWORD.sub(rf"\1{HIDDEN}", _URL_PASSWORD.sub(rf"\1:{HIDDEN}@", text))
+
+
+def shown(text: object) -> str:
+    """Text for a terminal or a log: passwords hidden, control characters as codes."""
+    return printable(redacted(str(text)))

@@ -9,10 +9,11 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import HouseError
-from .options import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, run_guarded
+from ..messages import shown
+from .options import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, complain, run_guarded
 
 log = logging.getLogger("callbets")
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -46,7 +47,7 @@ door: the rooms behind the others (speech, table, regress, the console) would ad
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of ``callbets`` (exposed for documentation and tests): with
     every command, or only ``command``'s when it names one."""
-    top = argparse.ArgumentParser(
+    top = _Parser(
         prog="callbets",
         description="Turn roulette called bets (French, Italian, English) into chips.",
         epilog="'callbets COMMAND --help' tells more about each command.",
@@ -76,6 +77,17 @@ def command_word(argv: Sequence[str]) -> str | None:
     return None
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser (every command's: subparsers are made of their parent's class),
+    saying a usage error with passwords hidden and control characters as codes: argparse
+    quotes the words it could not use."""
+
+    def error(self, message: str) -> NoReturn:
+        """Usage and the error, exit 2 (as argparse does)."""
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown(message)}\n")
+
+
 class _Version(argparse.Action):
     """``--version``: the installed version, looked up only when asked for."""
 
@@ -84,7 +96,16 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-class _NoTraceback(logging.Formatter):
+class _Shown(logging.Formatter):
+    """Log lines with passwords hidden and control characters as codes (a log is read on
+    a terminal too)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as logging formats it, then made safe to show."""
+        return shown(super().format(record))
+
+
+class _NoTraceback(_Shown):
     """On the terminal: the message, never a traceback (that goes to ``--log FILE``)."""
 
     def format(self, record: logging.LogRecord) -> str:
@@ -106,7 +127,7 @@ def setup_logging(path: str | None, verbose: bool) -> None:
     handler: logging.Handler
     if path:
         handler = logging.FileHandler(path, encoding="utf-8")
-        handler.setFormatter(logging.Formatter(FORMAT))
+        handler.setFormatter(_Shown(FORMAT))
     elif verbose:
         handler = logging.StreamHandler()
         handler.setFormatter(_NoTraceback(FORMAT))
@@ -124,14 +145,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         setup_logging(args.log, args.verbose)
     except OSError as err:
-        print(f"callbets: cannot write the log: {err}", file=sys.stderr)
+        complain(f"cannot write the log: {err}")
         return EXIT_USAGE
     if log.isEnabledFor(logging.DEBUG):
         log.debug("callbets %s: %s", version(), " ".join(words))
     try:
         return run_guarded(args)
     except HouseError as err:  # pragma: no cover - run_guarded reports it
-        print(f"callbets: {err}", file=sys.stderr)
+        complain(err)
         return EXIT_USAGE
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK
@@ -139,5 +160,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as err:
         log.exception("unexpected error")
-        print(f"callbets: unexpected error ({type(err).__name__}: {err})", file=sys.stderr)
+        complain(f"unexpected error ({type(err).__name__}: {err})")
         return EXIT_INTERNAL

@@ -16,23 +16,24 @@ from ..roulette.house import DEFAULT_HOUSE
 from ..table import Table, default_path, exists, location_of
 from ..table.core import data_folder, make_data_folder
 from ..table.postgres import PostgresStore
+from .options import echo
 
 
 def _table(args: argparse.Namespace) -> Table:
     path = location_of(args.table, default_path())
     if not exists(path):
         table = Table.create(path, args.house or DEFAULT_HOUSE, args.lang or "fr", args.croupier)
-        print(say_in(table.lang, "cli_new_table", location=table.location,
-                     house=table.house.name, lang=table.lang), file=sys.stderr)  # fmt: skip
+        echo(say_in(table.lang, "cli_new_table", location=table.location,
+                    house=table.house.name, lang=table.lang), sys.stderr)  # fmt: skip
         return table
     table = Table.open(path).as_croupier(args.croupier)
     for option, asked, kept in (("--house", args.house, table.house.name),
                                 ("--lang", args.lang, table.lang)):  # fmt: skip
         if asked and asked != kept:
-            print(
+            echo(
                 f"callbets console: {path} was opened with {option} {kept}; keeping it "
                 "(a table keeps its rules: start a new table file to change them)",
-                file=sys.stderr,
+                sys.stderr,
             )
     return table
 

@@ -9,6 +9,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from ..messages import shown
 from ..table.floor import LARGE_WIN, TableView, as_json, survey
 from .options import EXIT_OK, EXIT_REFUSED, json_line, whole_number
 
@@ -35,8 +36,8 @@ def render(views: list[TableView], width: int, height: int) -> str:
         f"staked {total['staked']} · prison {total['prison']} · {total['flags']} flags · {now}",
         HEAD,
     ]
-    for v in views:
-        lines += _row(v)
+    for v in views:  # names, croupiers and reasons come from the tables: shown safely
+        lines += [shown(line) for line in _row(v)]
     if len(lines) > height - 1:
         hidden = len(lines) - (height - 2)
         lines = [*lines[: height - 2], f"… {hidden} more lines (a taller window, or --json)"]

@@ -8,16 +8,33 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 from ..errors import CallbetsError, InputError
 from ..language.dialogue import zero_choice
 from ..language.grammar import LANGUAGES
 from ..language.parse import parse
+from ..messages import shown
 from ..roulette.house import DEFAULT_HOUSE, House
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 """Exit codes of every command: done, refused, bad input or usage, unforeseen error."""
+MAX_ID = 2**63 - 1
+"""The largest number of an announcement or a bet (a signed 64-bit integer, as both
+backends keep them)."""
+MAX_ROUND = 2**31 - 1
+"""The largest round (PostgreSQL keeps rounds as 32-bit integers)."""
+
+
+def echo(text: object = "", file: TextIO | None = None) -> None:
+    """Print a line of text for a terminal: passwords hidden, control characters written
+    as codes (text from a table, a file or a command line cannot drive the terminal)."""
+    print(shown(text), file=file or sys.stdout)
+
+
+def complain(text: object) -> None:
+    """Say why a command stopped, on stderr, in one line: ``callbets: …``."""
+    echo(f"callbets: {text}", sys.stderr)
 
 
 def text_argument(value: str) -> str:
@@ -40,7 +57,7 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
         except ValueError:
             number = low - 1
         if not low <= number <= high:
-            raise argparse.ArgumentTypeError(f"'{value}': a whole number from {low} to {high}")
+            raise argparse.ArgumentTypeError(f"'{value[:40]}': a whole number from {low} to {high}")
         return number
 
     return read
@@ -81,19 +98,37 @@ def add_json_modes(p: argparse.ArgumentParser) -> None:
     )
 
 
-_LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
-"""Characters some readers take for line breaks (a regex: ``str.translate`` with a
-table costs tens of microseconds on every line, even one that has none of them)."""
+_LINE_BREAKS = re.compile(
+    "[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+"""Characters some readers take for line breaks (NEL, LINE and PARAGRAPH SEPARATOR) and
+the control characters ``json.dumps`` leaves as they are (DEL, C1 controls such as the
+8-bit CSI, bidi and invisible formatting marks, lone surrogates).  A regex:
+``str.translate`` with a table costs tens of microseconds on every line, even one that
+has none of them."""
 
 
 def json_line(obj: Any) -> str:
     """One JSON object on one line: UTF-8 text, with the characters some readers take for
-    line breaks (NEL, LINE and PARAGRAPH SEPARATOR) escaped as JSON allows."""
+    line breaks and the control characters a terminal would act on escaped as JSON allows
+    (``json.dumps`` escapes those below a space itself)."""
     return _LINE_BREAKS.sub(_escaped, json.dumps(obj, ensure_ascii=False))
 
 
 def _escaped(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
+
+
+class JsonLines:
+    """A text stream for JSON lines written by ``json.dumps(..., ensure_ascii=False)``
+    elsewhere: what it writes has the characters :func:`json_line` escapes escaped."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        """Write JSON text (the characters escaped can only be inside its strings)."""
+        return self.out.write(_LINE_BREAKS.sub(_escaped, text))
 
 
 MAX_LINE_BYTES = 4096
@@ -136,7 +171,7 @@ def answer_lines(source: str, command: str, answer: Callable[[str], dict[str, An
                 if result is not None:
                     print(json_line(result), flush=True)
     except OSError as err:
-        print(f"callbets {command}: cannot read {source}: {err.strerror or err}", file=sys.stderr)
+        echo(f"callbets {command}: cannot read {source}: {err.strerror or err}", sys.stderr)
         return 1
     return 0
 
@@ -182,12 +217,12 @@ def run_guarded(args: argparse.Namespace) -> int:
     try:
         code: int = args.run(args)
     except InputError as err:
-        print(f"callbets: {err}", file=sys.stderr)
-        return 2
+        complain(err)
+        return EXIT_USAGE
     except BrokenPipeError:  # the reader went away (e.g. piped into head)
         return 0
     except (CallbetsError, OSError) as err:
-        print(f"callbets: {err}", file=sys.stderr)
+        complain(err)
         return EXIT_REFUSED
     return code
 

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import AnnouncementError
 from ..language.parse import parse
 from ..language.readback import readback
-from ..messages import message_in, say_in
+from ..messages import message_in, printable, say_in
 from ..pictures.svg import announcement_svg
 from ..roulette.house import House, find_house
 from .options import (
@@ -19,6 +19,7 @@ from .options import (
     add_json_modes,
     add_lang_house,
     answer_lines,
+    echo,
     json_line,
     text_argument,
 )
@@ -29,6 +30,14 @@ def _parse_json(text: str, lang: str, house: House) -> dict[str, object]:
         return parse(text, lang, house).to_json()
     except AnnouncementError as err:
         return {"input": text, "ok": False, "error": err.to_json(lang)}
+
+
+def _caret(err: AnnouncementError) -> str:
+    """The announcement as shown (control characters as codes), a caret under the word
+    at fault."""
+    if err.column is None:
+        return printable(err.text)
+    return f"{printable(err.text)}\n{' ' * len(printable(err.text[: err.column]))}^"
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
@@ -52,7 +61,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
         refused = say_in(
             args.lang, "cli_refused", kind=kind, message=message_in(err.message, args.lang)
         )
-        print(f"{refused}\n{err.caret()}", file=sys.stderr)
+        echo(refused, sys.stderr)
+        echo(_caret(err), sys.stderr)
         for reading in getattr(err, "readings", []):
             print(f"  - {reading}", file=sys.stderr)
         return EXIT_REFUSED

@@ -26,7 +26,7 @@ from ..regress.runner import (
     run_on_dask,
     summary,
 )
-from .options import ratio, whole_number
+from .options import echo, ratio, whole_number
 
 
 def _run(items: list[Item], args: argparse.Namespace) -> list[Result]:
@@ -90,7 +90,7 @@ def cmd_regress(args: argparse.Namespace) -> int:
     _print_summary(data)
     for r in results:
         if r.outcome != "exact":
-            print(describe(r))
+            echo(describe(r))  # the item's words come from a suite's file
     report = report_json(results)
     if args.baseline:
         changes = compare_baseline(results, load_baseline(Path(args.baseline)))

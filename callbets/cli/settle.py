@@ -22,6 +22,7 @@ from .options import (
     add_json_modes,
     add_lang_house,
     answer_lines,
+    echo,
     json_line,
     text_argument,
     zero_choice_in,
@@ -123,7 +124,7 @@ def cmd_settle(args: argparse.Namespace) -> int:
         names = [call_line(c, args.lang, house) for c in calls]
         print(_describe_settlement(data, names, args.lang))
     else:
-        print(f"refused ({data['error']['kind']}): {data['error']['message']}", file=sys.stderr)
+        echo(f"refused ({data['error']['kind']}): {data['error']['message']}", sys.stderr)
     return EXIT_OK if data["ok"] else EXIT_REFUSED
 
 

@@ -8,14 +8,27 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import CallbetsError, InputError
+from ..errors import CallbetsError, InputError, OutcomeUnknown
 from ..language.grammar import LANGUAGES
 from ..language.readback import readback
-from ..messages import message_in, say_in
+from ..messages import message_in, say_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import Head, SpinReport, Table, default_path, kept_heads, location_of, record_head
 from ..table.evening import evening
-from .options import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, json_line, text_argument, zero_choice_in
+from .options import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    MAX_ID,
+    MAX_ROUND,
+    JsonLines,
+    complain,
+    echo,
+    json_line,
+    text_argument,
+    whole_number,
+    zero_choice_in,
+)
 
 
 # ---- callbets table ---------------------------------------------------------------
@@ -37,7 +50,7 @@ def describe_spin(report: SpinReport, house: House, lang: str, out: TextIO) -> N
     in the house's payout order (the console's own words)."""
     from ..console.report import plain, spin  # start-up time: about 18 ms here
 
-    out.write(plain(spin(report, house, lang)))
+    out.write(shown(plain(spin(report, house, lang))))
 
 
 def cmd_table(args: argparse.Namespace) -> int:
@@ -45,15 +58,23 @@ def cmd_table(args: argparse.Namespace) -> int:
     action = args.action
     if action == "open":
         table = Table.create(_table_path(args), args.house, args.lang, args.croupier)
-        print(say_in(table.lang, "cli_opened", location=table.location, house=table.house.name,
-                     lang=table.lang))  # fmt: skip
+        echo(say_in(table.lang, "cli_opened", location=table.location, house=table.house.name,
+                    lang=table.lang))  # fmt: skip
         return EXIT_OK
     table = _open(args)
     try:
         return _act(table, args)
+    except OutcomeUnknown as err:  # the commit may or may not have reached the database
+        retry = "outcome_retry_id" if getattr(args, "id", None) and action in KEYED else ""
+        complain(f"{message_in(err, table.lang)}; {say_in(table.lang, retry or 'outcome_check')}")
+        return EXIT_REFUSED
     except CallbetsError as err:  # said in the table's language
-        print(f"callbets: {message_in(err, table.lang)}", file=sys.stderr)
+        complain(message_in(err, table.lang))
         return EXIT_USAGE if isinstance(err, InputError) else EXIT_REFUSED
+
+
+KEYED = frozenset({"bet", "announce"})
+"""Table actions that take an idempotency key (``--id``): a retry with it is safe."""
 
 
 def _act(table: Table, args: argparse.Namespace) -> int:
@@ -65,35 +86,35 @@ def _act(table: Table, args: argparse.Namespace) -> int:
 
     if action == "player":
         table.add_player(args.name)
-        print(say("cli_seated", player=args.name))
+        echo(say("cli_seated", player=args.name))
     elif action in ("bet", "announce"):
         aid, a = (table.bet if action == "bet" else table.announce)(
             args.player, " ".join(args.text), key=args.id
         )
         status = say("cli_placed" if action == "bet" else "cli_waiting")
-        print(f"#{aid} {args.player} ({status}): {readback(a, table.lang, table.house)}")
+        echo(f"#{aid} {args.player} ({status}): {readback(a, table.lang, table.house)}")
         for warning in table.limit_warnings(aid):  # over the maximum: said at once
-            print(f"! {message_in(warning, table.lang)}")
+            echo(f"! {message_in(warning, table.lang)}")
     elif action == "confirm":
         table.confirm(args.id)
-        print(say("cli_confirmed", id=args.id))
+        echo(say("cli_confirmed", id=args.id))
     elif action == "cancel":
         table.cancel(args.id)
-        print(say("cli_cancelled", id=args.id))
+        echo(say("cli_cancelled", id=args.id))
     elif action == "undo":
-        print(say("cli_undone", id=table.undo()))
+        echo(say("cli_undone", id=table.undo()))
     elif action == "clear":
-        print(say("cli_cleared", count=table.clear(args.player), player=args.player))
+        echo(say("cli_cleared", count=table.clear(args.player), player=args.player))
     elif action == "close":
         dropped = table.close()
-        print(say("cli_closed"))
+        echo(say("cli_closed"))
         for aid, player, text in dropped:
-            print(say("cli_dropped", id=aid, player=player, text=text))
+            echo(say("cli_dropped", id=aid, player=player, text=text))
     elif action == "spin":
         choices = {bet: zero_choice_in(c, table.lang, table.house) for bet, c in args.choice or []}
         report = table.spin(args.number, args.round, choices, args.last)
         if args.json:
-            print(json_line(report.to_json()))
+            sys.stdout.write(json_line(report.to_json()) + "\n")
         else:
             describe_spin(report, table.house, table.lang, out)
     elif action == "replay":
@@ -102,31 +123,31 @@ def _act(table: Table, args: argparse.Namespace) -> int:
         player, _ = table.announcement(aid)
         from ..console.report import plain, replay  # start-up time: about 18 ms here
 
-        out.write(plain(replay(player, done, table.lang, table.house, drawing=False)))
+        out.write(shown(plain(replay(player, done, table.lang, table.house, drawing=False))))
     elif action == "show":
         state = table.state()
         if args.json:
-            print(json_line(state))
+            sys.stdout.write(json_line(state) + "\n")
         else:
             betting = say("cli_open" if state["betting"] == "open" else "cli_shut")
-            print(say("cli_show", house=state["house"], lang=state["lang"], round=state["round"],
+            echo(say("cli_show", house=state["house"], lang=state["lang"], round=state["round"],
                       betting=betting, staked=state["staked"], prison=state["prison"]))  # fmt: skip
             for player, entry in state["players"].items():
-                print(say("cli_show_player", player=player, staked=entry["staked"],
+                echo(say("cli_show_player", player=player, staked=entry["staked"],
                           prison=entry["prison"]))  # fmt: skip
     elif action == "audit":
         if args.output:
             with open(args.output, "w", encoding="utf-8") as f:
                 n = table.export_audit(f)
-            print(say("cli_audit_written", file=args.output, count=n))
+            echo(say("cli_audit_written", file=args.output, count=n))
         else:
-            table.export_audit(out)
+            table.export_audit(JsonLines(out))
     elif action == "verify":
         return _verify(table, args)
     elif action == "report":
         data = evening(table)
         if args.json:
-            print(json_line(data))
+            sys.stdout.write(json_line(data) + "\n")
         else:
             from ..console.report import evening as said_report  # start-up time, as above
             from ..console.report import plain  # the same
@@ -134,7 +155,7 @@ def _act(table: Table, args: argparse.Namespace) -> int:
             out.write(plain(said_report(data, table.lang)))
     elif action == "backup":
         table.backup(Path(args.file))
-        print(say("cli_backup_done", location=table.location, file=args.file))
+        echo(say("cli_backup_done", location=table.location, file=args.file))
     return EXIT_OK
 
 
@@ -145,26 +166,26 @@ def _verify(table: Table, args: argparse.Namespace) -> int:
     found = table.verify()
     chain = found.chain
     if chain.ok:
-        print(say_in(lang, "verify_chain_ok", rows=chain.rows))
+        echo(say_in(lang, "verify_chain_ok", rows=chain.rows))
     else:
         reason = message_in(chain.reason, lang)
-        print(say_in(lang, "verify_chain_broken", seq=chain.first_bad, reason=reason))
+        echo(say_in(lang, "verify_chain_broken", seq=chain.first_bad, reason=reason))
     for problem in found.problems:
-        print(say_in(lang, "verify_books", problem=message_in(problem, lang)))
+        echo(say_in(lang, "verify_books", problem=message_in(problem, lang)))
     if not found.problems:
-        print(say_in(lang, "verify_books_ok", spins=found.spins))
+        echo(say_in(lang, "verify_books_ok", spins=found.spins))
     for difference in found.replayed:
-        print(say_in(lang, "verify_state", difference=message_in(difference, lang)))
+        echo(say_in(lang, "verify_state", difference=message_in(difference, lang)))
     if not found.replayed:
-        print(say_in(lang, "verify_state_ok"))
+        echo(say_in(lang, "verify_state_ok"))
     heads_ok = _heads(table, args)
     head = table.head()
-    print(say_in(lang, "head_now", head=head))
+    echo(say_in(lang, "head_now", head=head))
     if not table.keyed:
-        print(say_in(lang, "verify_unkeyed"))
+        echo(say_in(lang, "verify_unkeyed"))
     if args.anchor and found.ok and heads_ok:
         record_head(args.anchor, table.uid, head)
-        print(say_in(lang, "anchor_recorded", head=head, file=args.anchor))
+        echo(say_in(lang, "anchor_recorded", head=head, file=args.anchor))
     return EXIT_OK if found.ok and heads_ok else EXIT_REFUSED
 
 
@@ -179,9 +200,9 @@ def _heads(table: Table, args: argparse.Namespace) -> bool:
         if verdict:
             ok = False
             rows = table.head().rows
-            print(say_in(table.lang, f"head_{verdict}", rows=rows, head=head, kept=head.rows))
+            echo(say_in(table.lang, f"head_{verdict}", rows=rows, head=head, kept=head.rows))
         else:
-            print(say_in(table.lang, "head_kept", head=head))
+            echo(say_in(table.lang, "head_kept", head=head))
     return ok
 
 
@@ -234,7 +255,7 @@ def add_commands(sub: Any) -> None:
     for name, helptext in (("confirm", "confirm an announcement"),
                            ("cancel", "cancel an announcement")):  # fmt: skip
         acts.add_parser(name, help=helptext).add_argument(
-            "id", type=int, help="the announcement's number (#N, as printed)"
+            "id", type=whole_number(1, MAX_ID), help="the announcement's number (#N, as printed)"
         )
     acts.add_parser("undo", help="take back the last confirmed announcement")
     acts.add_parser("clear", help="remove a player's bets").add_argument(
@@ -242,8 +263,9 @@ def add_commands(sub: Any) -> None:
     )
     acts.add_parser("close", help="rien ne va plus: close betting")
     sp = acts.add_parser("spin", help="enter the winning number and settle")
-    sp.add_argument("number", type=int, help="the winning number, 0 to 36")
-    sp.add_argument("--round", type=int, help="the round this spin belongs to (repeat-safe)")
+    sp.add_argument("number", type=whole_number(0, 36), help="the winning number, 0 to 36")
+    sp.add_argument("--round", type=whole_number(1, MAX_ROUND),
+                    help="the round this spin belongs to (repeat-safe)")  # fmt: skip
     sp.add_argument(
         "--choice",
         action="append",
@@ -317,9 +339,10 @@ def _head(value: str) -> Head:
 def _choice(value: str) -> tuple[str, str]:
     """``BET=CHOICE`` for ``spin --choice``."""
     bet, sep, choice = value.partition("=")
-    if not (sep and bet.strip().isdigit() and choice.strip()):
+    if not (sep and bet.strip().isdecimal() and int(bet) <= MAX_ID and choice.strip()):
         raise argparse.ArgumentTypeError(
-            f"'{value}': write it BET=CHOICE, e.g. 12=half or 12=move:black"
+            f"'{value[:60]}': write it BET=CHOICE, BET a bet's number from 1 to {MAX_ID}, "
+            "e.g. 12=half or 12=move:black"
         )
     return bet.strip(), choice.strip()
 
@@ -327,6 +350,9 @@ def _choice(value: str) -> tuple[str, str]:
 def _call_id(value: str) -> tuple[int, int]:
     """``ANNOUNCEMENT[.CALL]`` for ``replay``: two whole numbers."""
     aid, _, call = value.partition(".")
-    if not aid.isdigit() or not (call.isdigit() or not call):
-        raise argparse.ArgumentTypeError(f"'{value}': an announcement number, e.g. 12 or 12.1")
+    ok = aid.isascii() and aid.isdigit() and (not call or (call.isascii() and call.isdigit()))
+    if not ok or not 1 <= int(aid) <= MAX_ID or int(call or 0) > MAX_ID:
+        raise argparse.ArgumentTypeError(
+            f"'{value[:60]}': an announcement number from 1 to {MAX_ID}, e.g. 12 or 12.1"
+        )
     return int(aid), int(call or 0)

@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from ..errors import AnnouncementError, TableError
+from ..errors import AnnouncementError, InputError, TableError
 from ..language.parse import parse
 from ..messages import said
 from ..roulette.announcement import Announcement, PlacedCall, parse_notation
@@ -87,18 +87,23 @@ class Betting(TableCore):
         return aid, announcement
 
     def _keyed(self, key: str, player: str, text: str) -> tuple[int, str] | None:
-        """(id, status) of the announcement recorded under an idempotency key, if any.
+        """(id, status) of the announcement recorded under an idempotency key, if any: a
+        key answers with its own bet only while its round is not settled.
 
         :raises TableError: the key was used for another announcement.
+        :raises InputError: the key was used in a round that is settled (a key is one
+            bet's, not a shortcut to place the same bet again).
         """
         row = self.store.one(
-            "SELECT id, status, player, text FROM announcements WHERE table_id = :t"
+            "SELECT id, status, player, text, round FROM announcements WHERE table_id = :t"
             " AND idem = :key", key=key,
         )  # fmt: skip
         if row is None:
             return None
         if (row[2], row[3]) != (player, text):
             raise TableError(said("key_used", key=key))
+        if row[4] != self.round:
+            raise InputError(said("key_settled", key=key, round=row[4]))
         return int(row[0]), str(row[1])
 
     def _insert_announcement(

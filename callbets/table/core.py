@@ -227,7 +227,12 @@ class TableCore:
     @property
     def round(self) -> int:
         """The current round (the spin about to be played)."""
-        return int(self._meta("round"))
+        value = self._meta("round")
+        if not (value.isascii() and value.isdigit() and 0 < int(value) <= 2**31 - 1):
+            raise TableError(
+                f"{self.location} is damaged: its round '{value[:20]}' is not a number"
+            )
+        return int(value)
 
     @property
     def is_open(self) -> bool:

@@ -11,17 +11,22 @@ floor.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..errors import AuditKeyError, CallbetsError
+from ..messages import redacted
 from ..roulette.limits import room, totals
 from .books import table_chain
-from .postgres import split_url, table_ids
+from .postgres import split_url, table_ids, url_label
 from .store import is_url
 from .table import Table, money
+
+log = logging.getLogger(__name__)
 
 LAST_NUMBERS = 8
 """How many of the last numbers are shown."""
@@ -58,8 +63,18 @@ class TableView:
 
 def survey(locations: Iterable[str | Path], large_win: int = LARGE_WIN) -> list[TableView]:
     """Read every table, each on its own read-only connection; a database URL without a
-    ``table`` parameter stands for every table in that database."""
-    return [view(where, large_win) for where in expand(locations)]
+    ``table`` parameter stands for every table in that database.  Each table stands
+    alone: one that cannot be read (a database out of reach, a damaged row) is a view
+    with its reason, and the others are read all the same."""
+    out: list[TableView] = []
+    for where in locations:
+        try:
+            found = expand([where])
+        except Exception as err:  # any reason, said on the floor in one line
+            out.append(_unreadable(where, err))
+            continue
+        out += [view(one, large_win) for one in found]
+    return out
 
 
 def expand(locations: Iterable[str | Path]) -> list[str | Path]:
@@ -78,22 +93,41 @@ def expand(locations: Iterable[str | Path]) -> list[str | Path]:
 
 
 def view(location: str | Path, large_win: int = LARGE_WIN) -> TableView:
-    """One table's view (or the reason it cannot be read)."""
+    """One table's view (or the reason it cannot be read: a table damaged in any way is
+    the floor's to show, not to stop at)."""
     try:
         with Table.open(location, write=False) as table:
             return _read(table, large_win)
-    except CallbetsError as err:
-        name = str(location).rsplit("table=", 1)[-1] if is_url(location) else Path(location).name
-        return TableView(name, str(location), error=str(err))
+    except Exception as err:  # a damaged row may fail anywhere in the reading
+        return _unreadable(location, err)
+
+
+def _unreadable(location: str | Path, err: Exception) -> TableView:
+    """The view of a table (or a database) that cannot be read, with the reason in one
+    line, the location without its password."""
+    if is_url(location):
+        try:
+            _, name, label = split_url(str(location))
+        except CallbetsError:
+            name, label = "", url_label(str(location))
+        name = name or label.split("/")[-1].split("?")[0] or label
+    else:  # a file, or what was meant as a database (a key/value connection string)
+        name, label = redacted(Path(location).name), redacted(str(location))
+    if isinstance(err, CallbetsError):
+        reason = str(err)
+    else:
+        log.warning("%s cannot be read", label, exc_info=True)
+        reason = f"it is damaged ({type(err).__name__}: {err})"
+    return TableView(name, label, error=" ".join(redacted(reason).split()))
 
 
 def _read(table: Table, large_win: int) -> TableView:
     state = table.state()
     spins = [s["number"] for s in reversed(state["spins"][-LAST_NUMBERS:])]
     found = TableView(
-        table.name, table.location, table.house.name, _croupier(table), state["round"],
-        state["betting"], len(state["players"]), state["staked"], state["prison"], spins,
-        len(table.pending()),
+        redacted(table.name), redacted(table.location), table.house.name, _croupier(table),
+        state["round"], state["betting"], len(state["players"]), state["staked"], state["prison"],
+        spins, len(table.pending()),
     )  # fmt: skip
     found.flags = [*_at_maximum(table), *_large_wins(table, large_win), *_chain(table)]
     return found
@@ -120,14 +154,14 @@ def _large_wins(table: Table, large_win: int) -> list[str]:
     if row is None:
         return []
     try:
-        players: dict[str, Any] = json.loads(row[1]).get("players", {})
-    except (ValueError, AttributeError):
+        players = json.loads(row[1]).get("players", {})
+        return [
+            f"large win: {name} +{money(Fraction(entry['net']))} on round {row[0]}"
+            for name, entry in players.items()
+            if entry["net"] >= large_win
+        ]
+    except (ValueError, TypeError, AttributeError, KeyError, OverflowError):
         return [f"round {row[0]}: its settlement cannot be read"]
-    return [
-        f"large win: {name} +{money(entry['net'])} on round {row[0]}"
-        for name, entry in players.items()
-        if isinstance(entry, dict) and entry.get("net", 0) >= large_win
-    ]
 
 
 def _chain(table: Table) -> list[str]:

@@ -6,8 +6,11 @@ no backend.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from ..errors import LocationError
+from ..messages import redacted, said
 from .postgres import create_postgres, has_table, open_postgres, upgrade_postgres
 from .sqlite import create_sqlite, open_sqlite, upgrade_sqlite
 from .store import Store, is_url
@@ -20,13 +23,29 @@ def location_of(given: str | None, default: str | Path) -> str | Path:
     return given if is_url(given) else Path(given)
 
 
+CONNINFO = re.compile(r"(?:^|\s)(?:host|hostaddr|dbname|user|password|port|sslmode)\s*=")
+"""A libpq key/value connection string (``host=db dbname=floor``), which callbets does
+not read: a table in a database is named by a URL."""
+
+
+def _file(location: str | Path) -> Path:
+    """An SQLite table's path; never a connection string taken for one (it would be made
+    into a file named after it, password and all).
+
+    :raises LocationError: a key/value connection string.
+    """
+    if CONNINFO.search(Path(location).name):
+        raise LocationError(said("table_conninfo", location=redacted(str(location))))
+    return Path(location)
+
+
 def exists(location: str | Path) -> bool:
     """True when a table is there (a file, or a table of that name in the database).
 
     :raises TableError: the database cannot be reached or its schema is not up to date.
     """
     if not is_url(location):
-        return Path(location).exists()
+        return _file(location).exists()
     return has_table(str(location))
 
 
@@ -38,7 +57,7 @@ def open_store(location: str | Path, write: bool) -> Store:
     """
     if is_url(location):
         return open_postgres(str(location), write)
-    return open_sqlite(Path(location), write)
+    return open_sqlite(_file(location), write)
 
 
 def create_store(location: str | Path) -> Store:
@@ -48,7 +67,7 @@ def create_store(location: str | Path) -> Store:
     """
     if is_url(location):
         return create_postgres(str(location))
-    return create_sqlite(Path(location))
+    return create_sqlite(_file(location))
 
 
 def upgrade(location: str | Path) -> tuple[int, int]:
@@ -58,4 +77,4 @@ def upgrade(location: str | Path) -> tuple[int, int]:
     """
     if is_url(location):
         return upgrade_postgres(str(location))
-    return upgrade_sqlite(Path(location))
+    return upgrade_sqlite(_file(location))

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..errors import TableError
+from ..errors import LocationError, OutcomeUnknown, TableError
+from ..messages import HIDDEN, redacted, said
 from .sqlite import SCHEMA_VERSION
 from .store import Row, Store, pyformat
 
@@ -128,23 +129,33 @@ def split_url(url: str) -> tuple[str, str, str]:
     >>> split_url("postgresql://pit:secret@db/floor?table=T12&sslmode=require")
     ('postgresql://pit:secret@db/floor?sslmode=require', 'T12', 'postgresql://pit@db/floor?table=T12')
 
-    :raises TableError: a table name that is not short plain text.
+    :raises LocationError: a URL that cannot be read, or a table name that is not short
+        plain text.
     """
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+        query = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError as err:  # "Invalid IPv6 URL", "Port out of range 0-65535"…
+        raise LocationError(said("table_url", url=url_label(url), reason=err)) from None
     table = next((v for k, v in query if k == "table"), "")
     if table and not TABLE_ID.fullmatch(table):
-        raise TableError(
-            f"'{table[:50]}' cannot name a table: up to 40 letters, digits, '-', '_' or '.'"
-        )
+        raise LocationError(said("table_name", name=table[:50], most=40))
     rest = urlencode([(k, v) for k, v in query if k != "table"])
     conn = urlunsplit(parts._replace(query=rest))
     host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address keeps its brackets
+        host = f"[{host}]"
     netloc = f"{parts.username}@{host}" if parts.username else host
-    if parts.port:
-        netloc += f":{parts.port}"
+    if port:
+        netloc += f":{port}"
     label = urlunsplit(parts._replace(netloc=netloc, query=f"table={table}" if table else ""))
     return conn, table, label
+
+
+def url_label(url: str) -> str:
+    """A URL to show, whatever it holds: its password hidden, cut to 120 characters."""
+    return redacted(url if len(url) <= 120 else url[:119] + "…")
 
 
 def _driver() -> Any:
@@ -224,7 +235,12 @@ class PostgresStore(Store):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """A transaction holding this table's advisory lock until it ends."""
+        """A transaction holding this table's advisory lock until it ends.
+
+        :raises OutcomeUnknown: the connection was lost once the transaction had begun:
+            if it went at the commit, the change may have been made or not (only the
+            server knew, and it did not say).
+        """
         try:
             with self._live().transaction():
                 self._depth += 1
@@ -233,7 +249,12 @@ class PostgresStore(Store):
                     yield
                 finally:
                     self._depth -= 1
-        except self._psycopg.Error as err:
+        except (self._psycopg.Error, TableError) as err:
+            if self.conn.broken:
+                lost = said("outcome_unknown", place=self.label)
+                raise OutcomeUnknown(lost, self.label) from None
+            if isinstance(err, TableError):
+                raise
             raise db_error(self.label, err) from None
 
     def backup(self, target: Path) -> None:
@@ -274,9 +295,23 @@ def connect(url: str, write: bool) -> tuple[psycopg.Connection[Any], str, str]:
         conn.execute(f"SET idle_in_transaction_session_timeout = '{HUNG_AFTER_S}s'")
         if not write:
             conn.execute("SET default_transaction_read_only = on")
+    except psycopg.ProgrammingError as err:  # libpq could not read the URL
+        text = _without_secrets(str(err).strip().splitlines()[0], conninfo)
+        raise LocationError(said("table_url", url=label, reason=text)) from None
     except psycopg.Error as err:
         raise db_error(label, err) from None
     return conn, table_id, label
+
+
+def _without_secrets(text: str, url: str) -> str:
+    """A driver's message with the URL's password taken out (libpq may quote a part of the
+    URL it cannot read, which may be the password)."""
+    parts = urlsplit(url)
+    secrets = [parts.password or ""]
+    secrets += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if k == "password"]
+    for secret in filter(None, secrets):
+        text = text.replace(secret, HIDDEN)
+    return redacted(text)
 
 
 def _version(conn: psycopg.Connection[Any], label: str) -> int:

@@ -35,7 +35,7 @@ Row = tuple[Any, ...]
 
 def is_url(location: str | Path) -> bool:
     """True for a PostgreSQL URL, False for an SQLite file's path."""
-    return isinstance(location, str) and location.startswith(URL_SCHEMES)
+    return isinstance(location, str) and location[:13].lower().startswith(URL_SCHEMES)
 
 
 @functools.cache  # the statements are the table's constants: each is rewritten once

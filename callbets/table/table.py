@@ -23,7 +23,7 @@ import json
 import tomllib
 import uuid
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from ..errors import TableError
 from ..messages import said
@@ -35,6 +35,9 @@ from .locations import create_store, open_store
 from .replays import Replaying
 from .spins import SpinReport
 from .sqlite import FORMAT
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 
 class Table(Replaying):
@@ -108,7 +111,8 @@ class Table(Replaying):
             p: {"staked": 0, "prison": 0, "bets": []} for p in self.players()
         }
         for b in bets:
-            entry = by_player[b.player]
+            # a bet whose player is not seated (a row edited by hand) is still counted
+            entry = by_player.setdefault(b.player, {"staked": 0, "prison": 0, "bets": []})
             entry["prison" if b.prison else "staked"] += b.amount
             entry["bets"].append(
                 {"id": int(b.id), "call": b.call, "bet": b.position.kind.value,
@@ -130,7 +134,7 @@ class Table(Replaying):
             "prison": sum(b.amount for b in bets if b.prison),
         }
 
-    def export_audit(self, out: TextIO) -> int:
+    def export_audit(self, out: SupportsWrite[str]) -> int:
         """Write the audit log as JSON lines, each with its chain hash; returns how many.
 
         A row whose payload is not a JSON object (a damaged or edited row) is written with
