@@ -90,3 +90,31 @@ def test_verify_names_each_difference_of_the_state_in_the_table_language(where: 
     assert "le coup du tour 1 : numéro 5 dans les livres, 26 d'après le journal" in proc.stdout
     assert "la mise 1 : montant 200 dans les livres, 4 d'après le journal" in proc.stdout
     assert json.loads(cb("table", "--table", table, "show", "--json").stdout)["round"] == 2
+
+
+def test_the_floor_flags_a_state_not_from_its_audit_and_a_cut_audit(where: Where, tmp_path: Path):
+    import json
+
+    from .test_tamper_suite import SUITE
+
+    table = where("watched")
+    evening(table)
+    anchor = str(tmp_path / "floor-heads.txt")
+
+    def flags() -> list[str]:
+        proc = cb("floor", "--table", table, "--json", "--anchor", anchor)
+        assert proc.returncode == 0, proc.stderr
+        return list(json.loads(proc.stdout)["tables"][0]["flags"])
+
+    assert flags() == []  # and the floor keeps the head it saw
+    lab = SUITE.Lab(table)
+    before = lab.snapshot()
+    lab.sql("UPDATE outcomes SET paid = '3500' WHERE table_id = :t")
+    assert any(f.startswith("STATE NOT FROM ITS AUDIT") for f in flags())
+    lab.restore(before)
+    assert flags() == []
+    assert cb("table", "--table", table, "bet", "rouge", "noir à 5").returncode == 0
+    assert flags() == []  # a new head, kept
+    lab.restore(before)  # the last bet cut away, state and audit alike: consistent
+    cut = flags()
+    assert len(cut) == 1 and cut[0].startswith("AUDIT CUT: the floor saw head"), cut

@@ -7,10 +7,13 @@ import shutil
 import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from ..messages import shown
+from ..table.core import data_folder, make_data_folder
 from ..table.floor import LARGE_WIN, TableView, as_json, survey
+from ..table.watch import Watch
 from .options import EXIT_OK, EXIT_REFUSED, json_line, whole_number
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -46,13 +49,17 @@ def render(views: list[TableView], width: int, height: int) -> str:
 
 def cmd_floor(args: argparse.Namespace) -> int:
     """Show the floor once (``--once``, ``--json`` or not a terminal) or live."""
+    anchor = None if args.no_anchor else Path(args.anchor)
+    if anchor is not None and anchor.parent == data_folder():
+        make_data_folder()  # callbets' own folder, made on first use
+    watch = Watch(anchor)
     if args.json:
-        print(json_line(as_json(survey(args.table, args.large_win))))
+        print(json_line(as_json(survey(args.table, args.large_win, watch))))
         return EXIT_OK
     live = sys.stdout.isatty() and not args.once
     try:
         while True:
-            views = survey(args.table, args.large_win)
+            views = survey(args.table, args.large_win, watch)
             if live:  # one screen, cut to fit; printed once, every line whole
                 size = shutil.get_terminal_size((100, 40))
                 sys.stdout.write(CLEAR + render(views, size.columns, size.lines))
@@ -73,8 +80,10 @@ def add_commands(sub: Any) -> None:
         help="every open table of the casino in one screen, live (read-only)",
         description="A pit boss's view: table, croupier, round, betting open or closed, "
         "staked, prison, announcements waiting and the last numbers of every table, with "
-        "flags for a position at the maximum, a large win and an audit chain that does not "
-        "verify.  Refreshed live on a terminal; nothing is ever written.",
+        "flags for a position at the maximum, a large win, an audit that does not verify, a "
+        "state that is not the one its audit gives, and an audit cut or rewritten since the "
+        "floor saw it (it keeps the heads it sees in --anchor).  Refreshed live on a "
+        "terminal; nothing is ever written to a table.",
         epilog="example: callbets floor --table postgresql://pit@db.casino/floor",
     )
     p.add_argument(
@@ -90,4 +99,10 @@ def add_commands(sub: Any) -> None:
         "--large-win", type=whole_number(1, 10**9), default=LARGE_WIN, metavar="N",
         help=f"flag a player's net win of N units or more (default {LARGE_WIN})",
     )  # fmt: skip
+    p.add_argument(
+        "--anchor", metavar="FILE", default=str(data_folder() / "floor-heads.txt"),
+        help="where the floor keeps the audit heads it sees, to notice a cut or rewritten "
+        "audit, even after a restart (default: %(default)s; owner-only, only appended to)",
+    )  # fmt: skip
+    p.add_argument("--no-anchor", action="store_true", help="keep no heads (memory only)")
     p.set_defaults(run=cmd_floor)

@@ -38,7 +38,13 @@ class Verification:
 
 def verify(store: Store, house: House) -> Verification:
     """Recompute the audit chain and the books of a table, from its rows, and replay its
-    audit to prove its state."""
+    audit to prove its state; every row read at one moment, whatever other terminals
+    write meanwhile."""
+    with store.reading():
+        return _verify(store, house)
+
+
+def _verify(store: Store, house: House) -> Verification:
     header = _header(store)
     chain = table_chain(store, header)
     problems = [*_announcements(store), *_settlements(store, house)]

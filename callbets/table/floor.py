@@ -3,7 +3,9 @@
 :func:`survey` opens each table read-only and reads what a pit boss watches: who deals,
 the round, betting open or closed, what is staked and in prison, the last numbers, the
 announcements waiting, and the flags for what needs a look (a position at the table's
-maximum, a large win on the last spin, an audit chain that does not verify).  Nothing is
+maximum, a large win on the last spin, an audit that does not verify, a state that is not
+the one its audit gives, an audit cut or rewritten since the floor saw it:
+:mod:`.watch`).  Nothing is
 written; a table that cannot be read is shown with the reason instead of stopping the
 floor.
 """
@@ -18,13 +20,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..errors import AuditKeyError, CallbetsError
+from ..errors import CallbetsError
 from ..messages import redacted
 from ..roulette.limits import room, totals
-from .books import table_chain
 from .postgres import split_url, table_ids, url_label
 from .store import is_url
 from .table import Table, money
+from .watch import Watch
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +63,15 @@ class TableView:
     """Why the table could not be read (then only ``table`` and ``location`` are set)."""
 
 
-def survey(locations: Iterable[str | Path], large_win: int = LARGE_WIN) -> list[TableView]:
+def survey(
+    locations: Iterable[str | Path], large_win: int = LARGE_WIN, watch: Watch | None = None
+) -> list[TableView]:
     """Read every table, each on its own read-only connection; a database URL without a
     ``table`` parameter stands for every table in that database.  Each table stands
     alone: one that cannot be read (a database out of reach, a damaged row) is a view
-    with its reason, and the others are read all the same."""
+    with its reason, and the others are read all the same.  ``watch`` remembers heads
+    and proofs from one look to the next (a new one proves every table now)."""
+    watch = watch or Watch()
     out: list[TableView] = []
     for where in locations:
         try:
@@ -73,7 +79,7 @@ def survey(locations: Iterable[str | Path], large_win: int = LARGE_WIN) -> list[
         except Exception as err:  # any reason, said on the floor in one line
             out.append(_unreadable(where, err))
             continue
-        out += [view(one, large_win) for one in found]
+        out += [view(one, large_win, watch) for one in found]
     return out
 
 
@@ -92,12 +98,12 @@ def expand(locations: Iterable[str | Path]) -> list[str | Path]:
     return out
 
 
-def view(location: str | Path, large_win: int = LARGE_WIN) -> TableView:
+def view(location: str | Path, large_win: int = LARGE_WIN, watch: Watch | None = None) -> TableView:
     """One table's view (or the reason it cannot be read: a table damaged in any way is
     the floor's to show, not to stop at)."""
     try:
         with Table.open(location, write=False) as table:
-            return _read(table, large_win)
+            return _read(table, large_win, watch or Watch())
     except Exception as err:  # a damaged row may fail anywhere in the reading
         return _unreadable(location, err)
 
@@ -121,7 +127,7 @@ def _unreadable(location: str | Path, err: Exception) -> TableView:
     return TableView(name, label, error=" ".join(redacted(reason).split()))
 
 
-def _read(table: Table, large_win: int) -> TableView:
+def _read(table: Table, large_win: int, watch: Watch) -> TableView:
     state = table.state()
     spins = [s["number"] for s in reversed(state["spins"][-LAST_NUMBERS:])]
     found = TableView(
@@ -129,7 +135,7 @@ def _read(table: Table, large_win: int) -> TableView:
         state["round"], state["betting"], len(state["players"]), state["staked"], state["prison"],
         spins, len(table.pending()),
     )  # fmt: skip
-    found.flags = [*_at_maximum(table), *_large_wins(table, large_win), *_chain(table)]
+    found.flags = [*_at_maximum(table), *_large_wins(table, large_win), *watch.flags(table)]
     return found
 
 
@@ -162,14 +168,6 @@ def _large_wins(table: Table, large_win: int) -> list[str]:
         ]
     except (ValueError, TypeError, AttributeError, KeyError, OverflowError):
         return [f"round {row[0]}: its settlement cannot be read"]
-
-
-def _chain(table: Table) -> list[str]:
-    try:
-        check = table_chain(table.store)
-    except AuditKeyError as err:
-        return [str(err)]
-    return [] if check.ok else [f"AUDIT CHAIN BROKEN at row {check.first_bad}: {check.reason}"]
 
 
 def as_json(views: list[TableView]) -> dict[str, Any]:

@@ -257,6 +257,23 @@ class PostgresStore(Store):
                 raise
             raise db_error(self.label, err) from None
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """A repeatable-read transaction: one snapshot of the database for every read."""
+        if self._depth:  # inside a writer's transaction: already one moment
+            yield
+            return
+        try:
+            with self._live().transaction():
+                self._depth += 1
+                try:
+                    self.rows("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                    yield
+                finally:
+                    self._depth -= 1
+        except self._psycopg.Error as err:
+            raise db_error(self.label, err) from None
+
     def backup(self, target: Path) -> None:
         """Not here: a PostgreSQL database is copied with its own tools."""
         raise TableError(

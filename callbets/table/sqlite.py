@@ -177,6 +177,19 @@ class SqliteStore(Store):
                 self.db.execute("ROLLBACK")
             raise
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """A read transaction: SQLite keeps its snapshot of the file until it ends."""
+        if self.db.in_transaction:  # inside a writer's transaction: already one moment
+            yield
+            return
+        self._run("BEGIN")
+        try:
+            yield
+        finally:
+            if self.db.in_transaction:
+                self.db.execute("COMMIT")
+
     def _run(self, statement: str) -> None:
         try:
             self.db.execute(statement)

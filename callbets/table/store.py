@@ -89,6 +89,11 @@ class Store(ABC):
         runs between its first read and its commit; an exception rolls it back."""
 
     @abstractmethod
+    def reading(self) -> AbstractContextManager[None]:
+        """Reads that see one moment of the table: what other terminals commit meanwhile
+        is not seen (a proof reads the state and the audit of the same moment)."""
+
+    @abstractmethod
     def backup(self, target: Path) -> None:
         """A consistent copy of the live table in a new file.
 
