@@ -8,13 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import CallbetsError
+from ..errors import CallbetsError, InputError
+from ..files import write_new_file
 from ..language.grammar import LANGUAGES
 from ..language.readback import readback
 from ..messages import message_in, say_in
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import SpinReport, Table, default_path, location_of
-from .options import EXIT_OK, EXIT_REFUSED, json_line, text_argument, zero_choice_in
+from .options import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, json_line, text_argument, zero_choice_in
 
 
 # ---- callbets table ---------------------------------------------------------------
@@ -51,7 +52,7 @@ def cmd_table(args: argparse.Namespace) -> int:
         return _act(table, args)
     except CallbetsError as err:  # said in the table's language
         print(f"callbets: {message_in(err, table.lang)}", file=sys.stderr)
-        return EXIT_REFUSED
+        return EXIT_USAGE if isinstance(err, InputError) else EXIT_REFUSED
 
 
 def _act(table: Table, args: argparse.Namespace) -> int:
@@ -111,9 +112,8 @@ def _act(table: Table, args: argparse.Namespace) -> int:
                 print(say("cli_show_player", player=player, staked=entry["staked"],
                           prison=entry["prison"]))  # fmt: skip
     elif action == "audit":
-        if args.output:
-            with open(args.output, "w", encoding="utf-8") as f:
-                n = table.export_audit(f)
+        if args.output:  # never over an existing file or link; whole, owner-only
+            n = write_new_file(args.output, table.export_audit)
             print(f"{n} audit records written to {args.output}")
         else:
             table.export_audit(out)
