@@ -385,3 +385,15 @@ def test_audit_output_never_overwrites_nor_follows_a_link(tmp_path: Path):
     assert json.loads(fresh.read_text().splitlines()[0])["event"]
     leftovers = [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")]
     assert leftovers == []  # nothing half-written stays beside it
+
+
+# ---- the fuzz bench's files section, tiny, so it does not rot --------------------------
+def test_the_fuzz_bench_throws_hostile_files_and_finds_nothing_unexpected():
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run(
+        [sys.executable, str(root / "bench" / "fuzz_hostile.py"), "--only", "files",
+         "--files", "30", "--commands", "1"],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "unexpected errors 0, hangs 0, install leftovers 0" in proc.stdout
