@@ -263,6 +263,19 @@ def test_an_install_killed_midway_is_cleaned_up_on_the_next_run(tmp_path: Path):
         assert (models / "fr" / "am" / "final.mdl").read_bytes() == b"old"
 
 
+def test_what_an_earlier_install_left_is_cleaned_up_too(tmp_path: Path):
+    """The tester's 1.2 GB leftover: tmpXXXXXXXX/unpacked of the install before this one;
+    and its set-aside .fr.old when the swap was killed (put back: fr is missing)."""
+    models = tmp_path / "models"
+    (models / "tmpab_12cd3" / "unpacked" / "m" / "am").mkdir(parents=True)
+    (models / ".fr.old" / "am").mkdir(parents=True)
+    (models / "tmpmine0000").mkdir()  # not the earlier shape: not ours to remove
+    listing = cb("models", env={"CALLBETS_MODELS": str(models)})
+    assert "Traceback" not in listing.stderr
+    assert sorted(p.name for p in models.iterdir()) == ["fr", "tmpmine0000"]
+    assert (models / "fr" / "am").is_dir()
+
+
 # ---- what is not a regular file --------------------------------------------------------
 @pytest.fixture
 def fifo(tmp_path: Path) -> Path:

@@ -99,7 +99,7 @@ def read_wav(path: Path) -> bytes:
         except BadSpeechFile:
             raise
         except Exception as err:  # the wave module raises anything on a damaged header
-            reason = str(err) or type(err).__name__
+            reason = str(err) or _UNSAID.get(type(err), type(err).__name__)
             raise BadSpeechFile(said("wav_damaged", path=path, reason=reason)) from None
     whole = len(raw) - len(raw) % (width * channels)
     if whole < frames * width * channels:
@@ -107,6 +107,12 @@ def read_wav(path: Path) -> bytes:
         raise BadSpeechFile(said("wav_cut_short", path=path, frames=frames, got=got))
     return pcm16(resample(to_mono(_samples(raw[:whole], width), channels), rate))
 
+
+_UNSAID = {
+    RuntimeError: "a chunk runs past the end of the file",  # wave's chunk seek
+    EOFError: "the file ends inside its header",
+}
+"""What the wave module's exceptions without a message mean."""
 
 MAX_SECONDS = 600
 """The longest recording read (an announcement lasts seconds)."""

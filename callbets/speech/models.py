@@ -195,12 +195,12 @@ def clean_leftovers(folder: Path | None = None) -> list[Path]:
     folder): its unpacking folders, once their process is gone; a previous model that
     was set aside and not yet replaced is put back.  Returns what was removed."""
     folder = folder or install_dir()
-    removed = []
     try:
-        found = [p for p in folder.iterdir() if p.name.startswith(TEMP_PREFIX) and p.is_dir()]
+        found = [p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()]
     except OSError:
         return []
-    for leftover in found:
+    removed = _clean_older(folder, found)
+    for leftover in (p for p in found if p.name.startswith(TEMP_PREFIX)):
         lang, _, rest = leftover.name.removeprefix(TEMP_PREFIX).partition("-")
         pid = rest.partition("-")[0]
         try:
@@ -215,6 +215,28 @@ def clean_leftovers(folder: Path | None = None) -> list[Path]:
                 old.rename(folder / lang)
         shutil.rmtree(leftover, ignore_errors=True)
         removed.append(leftover)
+    return removed
+
+
+_OLDER_TEMP = re.compile(r"tmp[a-z0-9_]{8}")
+
+
+def _clean_older(folder: Path, found: list[Path]) -> list[Path]:
+    """What an install by an earlier callbets, killed midway, left: ``tmpXXXXXXXX/unpacked``
+    (removed) and ``.<lang>.old`` (put back if ``<lang>`` is missing, else removed)."""
+    removed = []
+    for p in found:
+        with contextlib.suppress(OSError):
+            if _OLDER_TEMP.fullmatch(p.name) and [c.name for c in p.iterdir()] == ["unpacked"]:
+                shutil.rmtree(p, ignore_errors=True)
+                removed.append(p)
+            elif p.name.startswith(".") and p.name.endswith(".old"):
+                lang = p.name[1:-4]
+                if lang in LANGUAGES and not (folder / lang).exists():
+                    p.rename(folder / lang)
+                else:
+                    shutil.rmtree(p, ignore_errors=True)
+                    removed.append(p)
     return removed
 
 
