@@ -18,6 +18,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from callbets.errors import InputError
+from callbets.regress.runner import load_suite
 from callbets.roulette.house import find_house
 from callbets.speech import BadSpeechFile
 from callbets.speech.archive import open_model_archive
@@ -304,9 +305,32 @@ def test_a_pipe_or_a_device_is_refused_wherever_a_file_is_read(tmp_path: Path, f
                 assert "not a regular file" in line or "n'est pas un fichier ordinaire" in line
 
 
+def test_recording_into_a_suite_whose_manifest_is_a_pipe_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from argparse import Namespace
+
+    from callbets.regress import record
+
+    class Microphone:
+        name = "test"
+
+        def blocks(self) -> list[bytes]:
+            return []
+
+    monkeypatch.setattr(record, "open_microphone", lambda _: Microphone())
+    os.mkfifo(tmp_path / "manifest.jsonl")
+    with pytest.raises(InputError, match="not a regular file"):
+        record.record(Namespace(suites=["record", str(tmp_path)], lang="fr"))
+
+
 def test_the_api_refuses_a_pipe_without_opening_it_for_good(fifo: Path):
     with pytest.raises(InputError, match="not a regular file"):
         find_house(str(fifo))
+    manifest = fifo.parent / "manifest.jsonl"
+    manifest.write_text('{"lang": "fr", "audio": "pipe.toml", "expect": "tiers x1"}\n')
+    with pytest.raises(InputError, match=r"'pipe\.toml' is not a regular file"):
+        load_suite(manifest)
     with pytest.raises(BadSpeechFile, match="not a regular file"):
         read_wav(fifo)
     with pytest.raises(BadSpeechFile, match="not a regular file"):

@@ -158,7 +158,8 @@ def _audio_path(audio: str, where: str, folder: Path, allow_outside: bool) -> st
             f"{where}: audio {audio!r} is outside the suite's folder (--allow-outside permits it)"
         )
     if not path.is_file():
-        raise ManifestError(f"{where}: audio file {audio!r} is missing")
+        missing = "is not a regular file" if path.exists() else "is missing"
+        raise ManifestError(f"{where}: audio file {audio!r} {missing}")
     return str(path)
 
 
