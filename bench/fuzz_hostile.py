@@ -190,7 +190,7 @@ def _special_member(path: Path, rng: random.Random, kind: int, target: bytes) ->
 
 
 ARCHIVE_KINDS = ["encrypted", "method", "corrupt", "nested", "bomb", "symlink", "special",
-                 "truncated", "bytes", "lying", "junk", "config", "unsafe"]  # fmt: skip
+                 "truncated", "bytes", "lying", "many", "junk", "config", "unsafe"]  # fmt: skip
 SPECIAL = [stat.S_IFIFO, stat.S_IFCHR, stat.S_IFBLK, stat.S_IFSOCK]
 
 
@@ -223,9 +223,15 @@ def hostile_archive(rng: random.Random, path: Path) -> tuple[str, Path]:
         path.write_bytes(whole[: rng.randrange(len(whole))])
     elif kind == "bytes":
         path.write_bytes(rng.choice([b"PK\x03\x04", b"PK\x05\x06", b""]) + rng.randbytes(300))
-    elif kind == "lying":
+    elif kind == "lying":  # the inflated size (local and central), or the packed size
         size = struct.pack("<I", rng.choice([0, 1, 100, 0xFFFFFFFF]))
-        _patch(_model_zip(path, rng), "m/am/final.mdl", {22: size}, {24: size})
+        at = rng.choice([(22, 24), (18, 20)])
+        _patch(_model_zip(path, rng), "m/am/final.mdl", {at[0]: size}, {at[1]: size})
+    elif kind == "many":  # many members, each under the size a ratio is checked from
+        _model_zip(path, rng)
+        with zipfile.ZipFile(path, "a", zipfile.ZIP_DEFLATED) as zf:
+            for i in range(rng.randrange(5, 40)):
+                zf.writestr(f"m/graph/{i}", bytes(rng.randrange(500_000, 1_040_000)))
     elif kind == "junk":
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
             zf.writestr("junk/data.bin", rng.randbytes(rng.randrange(1, 200_000)))

@@ -89,6 +89,11 @@ def hostile_archives(tmp: Path) -> dict[str, tuple[Path, str]]:
     out["nested"] = (nested, "lies 402 folders deep")
     bomb = model_zip(tmp / "bomb.zip", final=bytes(50 * 1024**2))
     out["bomb"] = (bomb, "a zip bomb")
+    many = model_zip(tmp / "many.zip", {f"m/graph/{i}": bytes(1_000_000) for i in range(30)})
+    out["many small bombs"] = (many, "unpacks to .* times its own size")
+    packed = model_zip(tmp / "packed.zip")
+    patch_member(packed, "m/am/final.mdl", {}, {20: struct.pack("<I", 0x7FFFFFFF)})
+    out["packed size lie"] = (packed, "is not a zip archive")
     junk = tmp / "junk.zip"
     with zipfile.ZipFile(junk, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("junk/data.bin", os.urandom(1024) * 64)
@@ -124,8 +129,9 @@ def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, 
     return hostile_archives(tmp_path_factory.mktemp("archives"))
 
 
-CASES = ["encrypted", "deflate64", "unknown", "corrupt", "nested", "bomb", "junk", "empty am",
-         "link", "fifo member", "lying size", "not a zip"]  # fmt: skip
+CASES = ["encrypted", "deflate64", "unknown", "corrupt", "nested", "bomb", "many small bombs",
+         "packed size lie", "junk", "empty am", "link", "fifo member", "lying size",
+         "not a zip"]  # fmt: skip
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -3,13 +3,16 @@ under a cap on the bytes really written.
 
 Before extracting, every member must be a plain file or folder at a safe path, not too
 deep, neither encrypted nor packed with a method Python cannot unpack, nor inflating to
-far more than its packed size; the declared sizes must fit the cap and the free space;
+far more than its packed size; the packed sizes must fit the file, the whole must not
+inflate to far more than the archive, and the declared sizes must fit the cap and the
+free space;
 and the archive must hold a model (``am/`` with files, ``conf/model.conf``), at its top
 or in its only top folder.  Declared sizes can lie: unpacking counts what it writes.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import stat
 import zipfile
@@ -36,6 +39,10 @@ MAX_RATIO = 200
 packed size (a model's files pack to between a tenth and the whole of their size)."""
 
 RATIO_FROM = 1024**2
+
+MAX_TOTAL_RATIO = 20
+"""The most a whole archive may inflate to, times its own size (a model packs to half
+its size or more: its graphs and acoustic model are dense)."""
 
 METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 """The compression methods Python unpacks (not deflate64, 9, nor any other)."""
@@ -116,11 +123,17 @@ def open_model_archive(path: Path, stack: ExitStack, room: Path | None = None) -
         raise BadSpeechFile(said("archive_not_zip", path=path)) from None
     if len(infos) > MAX_MEMBERS:
         raise BadSpeechFile(said("archive_too_many", path=path, count=len(infos), most=MAX_MEMBERS))
+    packed = os.fstat(f.fileno()).st_size
+    if sum(m.compress_size for m in infos) > packed:  # packed sizes that do not fit the file
+        raise BadSpeechFile(said("archive_not_zip", path=path))
     for m in infos:
         _check_member(path, m)
     root = _model_root(path, infos)
     members = [m for m in infos if m.filename.startswith(root) and m.filename != root]
     size = sum(m.file_size for m in members)
+    if size > MAX_TOTAL_RATIO * packed + RATIO_FROM:  # many members, each under RATIO_FROM
+        ratio = size // max(packed, 1)
+        raise BadSpeechFile(said("archive_inflates", path=path, ratio=ratio))
     if size > MAX_ARCHIVE_BYTES:
         big, most = f"{size / 1e9:.1f}", f"{MAX_ARCHIVE_BYTES / 1e9:.1f}"
         raise BadSpeechFile(said("archive_too_big", path=path, size=big, most=most))
