@@ -103,6 +103,11 @@ def hostile_archives(tmp: Path) -> dict[str, tuple[Path, str]]:
         zf.writestr("m/am/", b"")
         zf.writestr("m/conf/model.conf", b"garbage")
     out["empty am"] = (empty_am, "holds no Vosk model")
+    config = tmp / "config.zip"
+    with zipfile.ZipFile(config, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("m/am/final.mdl", os.urandom(1024) * 64)
+        zf.writestr("m/conf/model.conf", b"beam 10\n")
+    out["garbage config"] = (config, "does not load")
     link = model_zip(tmp / "link.zip")
     with zipfile.ZipFile(link, "a") as zf:
         info = zipfile.ZipInfo("m/graph/link")
@@ -130,8 +135,8 @@ def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, 
 
 
 CASES = ["encrypted", "deflate64", "unknown", "corrupt", "nested", "bomb", "many small bombs",
-         "packed size lie", "junk", "empty am", "link", "fifo member", "lying size",
-         "not a zip"]  # fmt: skip
+         "packed size lie", "junk", "empty am", "garbage config", "link", "fifo member",
+         "lying size", "not a zip"]  # fmt: skip
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -163,7 +168,7 @@ def test_structure_and_declared_sizes_are_checked_before_anything_is_written(
         raise AssertionError("extracted")
 
     monkeypatch.setattr(archive.ModelArchive, "extract", never)
-    for case in ("junk", "bomb", "nested", "encrypted"):
+    for case in ("junk", "bomb", "nested", "encrypted", "garbage config", "many small bombs"):
         with pytest.raises(BadSpeechFile):
             install(archives[case][0], "fr", tmp_path, load=lambda _: None)
     monkeypatch.setattr(archive, "MAX_ARCHIVE_BYTES", 1000)

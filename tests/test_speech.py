@@ -326,7 +326,7 @@ def test_models_are_looked_for_in_order(tmp_path: Path, monkeypatch):
 def zip_model(path: Path, top: str, extra: dict[str, bytes] | None = None) -> Path:
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr(f"{top}/am/final.mdl", b"model")
-        zf.writestr(f"{top}/conf/model.conf", b"conf")
+        zf.writestr(f"{top}/conf/model.conf", b"--beam=10.0\n")
         zf.writestr(f"{top}/graph/HCLr.fst", b"fst")
         for name, data in (extra or {}).items():
             zf.writestr(name, data)

@@ -129,6 +129,7 @@ def open_model_archive(path: Path, stack: ExitStack, room: Path | None = None) -
     for m in infos:
         _check_member(path, m)
     root = _model_root(path, infos)
+    _check_config(path, zf, zf.getinfo(f"{root}conf/model.conf"))
     members = [m for m in infos if m.filename.startswith(root) and m.filename != root]
     size = sum(m.file_size for m in members)
     if size > MAX_TOTAL_RATIO * packed + RATIO_FROM:  # many members, each under RATIO_FROM
@@ -177,3 +178,30 @@ def _model_root(path: Path, infos: list[zipfile.ZipInfo]) -> str:
         if conf in files and any(f.startswith(f"{root}am/") for f in files):
             return root
     raise BadSpeechFile(said("archive_no_model", path=path))
+
+
+MAX_CONFIG_BYTES = 64 * 1024
+"""The largest ``conf/model.conf`` read (a model's has a dozen lines)."""
+
+
+def _check_config(path: Path, zf: zipfile.ZipFile, conf: zipfile.ZipInfo) -> None:
+    """``conf/model.conf`` must be Kaldi options (``--name=value``, comments), read from
+    the archive before anything is unpacked: Kaldi refuses anything else."""
+    reason = ""
+    if conf.file_size > MAX_CONFIG_BYTES:
+        reason = f"conf/model.conf: {conf.file_size} bytes"
+    else:
+        try:
+            with zf.open(conf) as f:
+                lines = f.read(MAX_CONFIG_BYTES + 1).decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            lines = ["(not UTF-8 text)"]
+        except Exception as err:  # zipfile raises anything on a damaged member
+            raise BadSpeechFile(said("archive_corrupt", path=path, member=conf.filename,
+                                     reason=str(err) or type(err).__name__)) from None  # fmt: skip
+        options = [x.strip() for x in lines if x.strip() and not x.strip().startswith("#")]
+        bad = [x for x in options if not x.startswith("--")] or ([] if options else ["(empty)"])
+        if bad:
+            reason = f"conf/model.conf: {bad[0][:40]!r}"
+    if reason:
+        raise BadSpeechFile(said("model_does_not_load", path=path, reason=reason))

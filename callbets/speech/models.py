@@ -261,8 +261,8 @@ def install(
     """Unpack a downloaded model archive to ``<into>/<lang>`` (default: the install
     folder); the archive is checked before anything is written (see
     :mod:`callbets.speech.archive`), unpacked beside the models, and loaded (``load``,
-    default: Vosk if it is installed, else a check of the files); only a model that
-    loads replaces the previous one of that language.
+    default: Vosk if it is installed); only a model that loads replaces the previous one
+    of that language.
 
     :raises BadSpeechFile: unreadable, unsafe or hostile archive, unknown language, not
         a model, or a model that does not load; the previous model is kept.
@@ -303,8 +303,7 @@ def _loads(archive: Path, folder: Path, load: Callable[[str], object] | None) ->
         try:
             import vosk  # optional dependency (the speech extra)
         except ImportError:
-            _check_config(archive, folder)
-            return
+            return  # the archive's structure and model.conf were checked before unpacking
         vosk.SetLogLevel(-2)
         load = vosk.Model
     try:
@@ -313,23 +312,6 @@ def _loads(archive: Path, folder: Path, load: Callable[[str], object] | None) ->
     except Exception as err:  # Vosk raises a bare Exception for a broken model
         reason = str(err) or type(err).__name__
         raise BadSpeechFile(said("model_does_not_load", path=archive, reason=reason)) from None
-
-
-def _check_config(archive: Path, folder: Path) -> None:
-    """Without Vosk: ``conf/model.conf`` must be Kaldi options (``--name=value``)."""
-    conf = folder / "conf" / "model.conf"
-    try:
-        lines = conf.read_bytes()[: 1024**2].decode("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        reason = str(err)
-    else:
-        bad = [x for x in lines if x.strip() and not x.lstrip().startswith(("--", "#"))]
-        if not bad and not any(x.strip().startswith("--") for x in lines):
-            bad = ["no option"]
-        if not bad:
-            return
-        reason = f"conf/model.conf: {bad[0][:40]!r}"
-    raise BadSpeechFile(said("model_does_not_load", path=archive, reason=reason))
 
 
 @contextlib.contextmanager
