@@ -230,9 +230,8 @@ def _clean_older(folder: Path, found: list[Path]) -> list[Path]:
             if _OLDER_TEMP.fullmatch(p.name) and [c.name for c in p.iterdir()] == ["unpacked"]:
                 shutil.rmtree(p, ignore_errors=True)
                 removed.append(p)
-            elif p.name.startswith(".") and p.name.endswith(".old"):
-                lang = p.name[1:-4]
-                if lang in LANGUAGES and not (folder / lang).exists():
+            elif (lang := p.name[1:-4]) in LANGUAGES and p.name == f".{lang}.old":
+                if not (folder / lang).exists():
                     p.rename(folder / lang)
                 else:
                     shutil.rmtree(p, ignore_errors=True)
