@@ -2,15 +2,18 @@
 the ``--jsonl`` contract, reporting rates and the worst time per kilobyte; and of issue 22:
 hostile table-command inputs (malformed URLs, URLs and connection strings holding a
 password, names with control characters, huge integers) through ``callbets table``,
-``db`` and ``floor``, each run as a croupier's shell would.
+``db`` and ``floor``, each run as a croupier's shell would; and hostile files (model
+archives, WAVs, pipes and devices) through the APIs and commands that read them.
 
-Run: python bench/fuzz_hostile.py [--inputs 100000] [--seed 1] [--doors 300]
-     [--postgres postgresql://USER@HOST/DB]  (a database whose schema is made, for the
-     table commands on PostgreSQL too)
+Run: python bench/fuzz_hostile.py [--inputs 100000] [--lines 20000] [--files 400]
+     [--doors 300] [--seed 1] [--postgres postgresql://USER@HOST/DB]  (a database whose
+     schema is made, for the table commands on PostgreSQL too)
+     python bench/fuzz_hostile.py --only files --files 400   (or --only text, --only doors)
 Reports figures, not pass/fail timings; exits 1 only if an input raised anything but
-callbets' own errors, a --jsonl stream did not answer every line, or a table command
-ended in an unexpected error (exit 3, a traceback), hung, echoed a password or wrote a
-raw control character to the terminal.
+callbets' own errors, a --jsonl stream did not answer every line, a file was not refused
+in one line with exit 2, a table command ended in an unexpected error (exit 3, a
+traceback), echoed a password or wrote a raw control character to the terminal, or
+anything hung.
 """
 
 from __future__ import annotations
@@ -19,19 +22,30 @@ import argparse
 import json
 import os
 import random
+import signal
+import stat
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 import unicodedata
 import uuid
+import wave
+import zipfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 
 from callbets import AnnouncementError, parse
+from callbets.errors import InputError
 from callbets.language.grammar import language
+from callbets.regress.runner import load_baseline, load_suite
+from callbets.roulette.house import find_house
+from callbets.speech.audio import read_wav
+from callbets.speech.models import install
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("fr", "it", "en")
@@ -292,16 +306,268 @@ def run_doors(n: int, seed: int, postgres: str | None) -> int:
     return unexpected + hangs + secrets + raw
 
 
+# ---- hostile files (issue 22) ----------------------------------------------------------
+HANG_SECONDS = 20
+"""An API call or a command that takes longer than this on one file has hung."""
+
+
+def _model_zip(path: Path, rng: random.Random, method: int = zipfile.ZIP_DEFLATED) -> Path:
+    with zipfile.ZipFile(path, "w", method) as zf:
+        zf.writestr(
+            "m/am/final.mdl", bytes(rng.randrange(256) for _ in range(rng.randrange(1, 4000)))
+        )
+        zf.writestr("m/conf/model.conf", b"--beam=10.0\n--max-active=3000\n")
+        zf.writestr("m/graph/HCLr.fst", b"fst")
+    return path
+
+
+def _patch(path: Path, member: str, local: dict[int, bytes], central: dict[int, bytes]) -> None:
+    data = bytearray(path.read_bytes())
+    name = member.encode()
+    at = data.index(name) - 30
+    for offset, value in local.items():
+        data[at + offset : at + offset + len(value)] = value
+    at = data.index(b"PK\x01\x02")
+    while data[at + 46 : at + 46 + len(name)] != name:
+        at = data.index(b"PK\x01\x02", at + 4)
+    for offset, value in central.items():
+        data[at + offset : at + offset + len(value)] = value
+    path.write_bytes(bytes(data))
+
+
+def _special_member(path: Path, rng: random.Random, kind: int, target: bytes) -> Path:
+    _model_zip(path, rng)
+    with zipfile.ZipFile(path, "a") as zf:
+        info = zipfile.ZipInfo(rng.choice(["m/graph/x", "m/am/final2.mdl", "m/x"]))
+        info.external_attr = (kind | 0o644) << 16
+        zf.writestr(info, target)
+    return path
+
+
+ARCHIVE_KINDS = ["encrypted", "method", "corrupt", "nested", "bomb", "symlink", "special",
+                 "truncated", "bytes", "lying", "many", "junk", "config", "unsafe"]  # fmt: skip
+SPECIAL = [stat.S_IFIFO, stat.S_IFCHR, stat.S_IFBLK, stat.S_IFSOCK]
+
+
+def hostile_archive(rng: random.Random, path: Path) -> tuple[str, Path]:
+    """A generated hostile model archive: its kind and its path."""
+    kind = rng.choice(ARCHIVE_KINDS)
+    if kind == "encrypted":
+        _patch(_model_zip(path, rng), "m/am/final.mdl", {6: b"\x01"}, {8: b"\x01"})
+    elif kind == "method":
+        code = struct.pack("<H", rng.choice([9, 10, 14, 97, 98, 99, 0xFFFF]))
+        _patch(_model_zip(path, rng), "m/am/final.mdl", {8: code}, {10: code})
+    elif kind == "corrupt":
+        data = bytearray(_model_zip(path, rng).read_bytes())
+        for _ in range(rng.randrange(1, 20)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        path.write_bytes(bytes(data))
+    elif kind == "nested":
+        _model_zip(path, rng)
+        with zipfile.ZipFile(path, "a") as zf:
+            zf.writestr("m/" + "d/" * rng.randrange(33, 600) + "f", b"x")
+    elif kind == "bomb":
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr("m/conf/model.conf", b"--beam=10.0\n")
+            zf.writestr("m/am/final.mdl", bytes(rng.randrange(2, 40) * 1024**2))
+    elif kind in ("symlink", "special"):
+        mode = stat.S_IFLNK if kind == "symlink" else rng.choice(SPECIAL)
+        _special_member(path, rng, mode, rng.choice([b"/etc/passwd", b"../../x", b"/dev/zero"]))
+    elif kind == "truncated":
+        whole = _model_zip(path, rng).read_bytes()
+        path.write_bytes(whole[: rng.randrange(len(whole))])
+    elif kind == "bytes":
+        path.write_bytes(rng.choice([b"PK\x03\x04", b"PK\x05\x06", b""]) + rng.randbytes(300))
+    elif kind == "lying":  # the inflated size (local and central), or the packed size
+        size = struct.pack("<I", rng.choice([0, 1, 100, 0xFFFFFFFF]))
+        at = rng.choice([(22, 24), (18, 20)])
+        _patch(_model_zip(path, rng), "m/am/final.mdl", {at[0]: size}, {at[1]: size})
+    elif kind == "many":  # many members, each under the size a ratio is checked from
+        _model_zip(path, rng)
+        with zipfile.ZipFile(path, "a", zipfile.ZIP_DEFLATED) as zf:
+            for i in range(rng.randrange(5, 40)):
+                zf.writestr(f"m/graph/{i}", bytes(rng.randrange(500_000, 1_040_000)))
+    elif kind == "junk":
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr("junk/data.bin", rng.randbytes(rng.randrange(1, 200_000)))
+    elif kind == "config":
+        with zipfile.ZipFile(path, "w") as zf:
+            zf.writestr("m/am/final.mdl", rng.randbytes(100))
+            zf.writestr("m/conf/model.conf", rng.choice([rng.randbytes(50), b"garbage\n", b""]))
+    else:
+        _model_zip(path, rng)
+        with zipfile.ZipFile(path, "a") as zf:
+            zf.writestr(rng.choice(["../evil", "/etc/evil", "m/../../evil", "c:evil"]), b"x")
+    return kind, path
+
+
+def hostile_wav(rng: random.Random, path: Path) -> tuple[str, Path]:
+    """A generated hostile WAV: a real one with its header or data damaged."""
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(rng.choice([1, 2]))
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(rng.randbytes(2 * rng.randrange(1, 8000) * 2))
+    data = bytearray(path.read_bytes())
+    kind = rng.choice(["field", "truncated", "garbage", "bytes", "chunk"])
+    if kind == "field":  # channels, rate, byte rate, align, bits, data size
+        at = rng.choice([22, 24, 28, 32, 34, 40])
+        width = 2 if at in (22, 32, 34) else 4
+        value = rng.choice([0, 1, 3, 255, 0xFFFF, 0x7FFFFFFF, 0xFFFFFFFF, rng.randrange(2**16)])
+        data[at : at + width] = (value % 2 ** (8 * width)).to_bytes(width, "little")
+    elif kind == "truncated":
+        data = data[: rng.randrange(len(data))]
+    elif kind == "garbage":
+        data = data[:12] + bytearray(rng.randbytes(rng.randrange(1, 3000)))
+    elif kind == "bytes":
+        data = bytearray(rng.randbytes(rng.randrange(0, 3000)))
+    else:  # a chunk whose size runs past the end
+        data[16:20] = rng.choice([0x7FFFFFFF, 0xFFFFFFFF, 1]).to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+    return kind, path
+
+
+class Hang(Exception):
+    """An API call that took longer than :data:`HANG_SECONDS`."""
+
+
+def _alarm(signum: int, frame: FrameType | None) -> None:
+    raise Hang
+
+
+def _refused(call: Callable[[], object]) -> str:
+    """'refused' (callbets' own InputError), 'accepted', 'hang', or the unexpected error."""
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(HANG_SECONDS)
+    try:
+        call()
+        return "accepted"
+    except InputError:
+        return "refused"
+    except Hang:
+        return "hang"
+    except Exception as err:
+        return f"{type(err).__name__}: {err}"
+    finally:
+        signal.alarm(0)
+
+
+OK_COMMAND = ("refused", "accepted", "hang")
+
+
+def _command(args: list[str], env: dict[str, str], accepted: bool) -> str:
+    """'refused' (exit 2, one line on stderr), 'accepted' (exit 0 or 1, for a file the
+    API accepted: still valid after the damage), 'hang', or what else happened."""
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "callbets", *args],
+            capture_output=True, text=True, timeout=HANG_SECONDS, env={**os.environ, **env},
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return "hang"
+    lines = proc.stderr.strip().splitlines()
+    if accepted and proc.returncode in (0, 1) and "Traceback" not in proc.stderr:
+        return "accepted"
+    if proc.returncode == 2 and len(lines) == 1 and "Traceback" not in proc.stderr:
+        return "refused"
+    return f"exit {proc.returncode}: {proc.stderr.strip()[-200:]!r}"
+
+
+def _cases(n: int, seed: int, folder: Path) -> Iterator[tuple[str, str, Path]]:
+    """(family, kind, path) of ``n`` generated hostile files, and the things that are
+    not regular files."""
+    rng = random.Random(seed)
+    pipe = folder / "pipe"
+    os.mkfifo(pipe)
+    for kind, odd in (("pipe", pipe), ("device", Path("/dev/zero")), ("folder", folder)):
+        yield "not a file", kind, odd
+    for i in range(n):
+        if i % 2:
+            yield "archive", *hostile_archive(rng, folder / f"a{i}.zip")
+        else:
+            yield "wav", *hostile_wav(rng, folder / f"w{i}.wav")
+
+
+def _calls(
+    family: str, path: Path, models: Path
+) -> tuple[dict[str, Callable[[], object]], list[str]]:
+    """The API calls that read a file of this family, and the command that does."""
+    if family == "archive":
+        return {"install": lambda: install(path, "fr", models)}, [
+            "models", "install", str(path), "--lang", "fr"]  # fmt: skip
+    if family == "wav":
+        return {"read_wav": lambda: read_wav(path)}, [
+            "transcribe", "--engine", "pocketsphinx", str(path)]  # fmt: skip
+    calls: dict[str, Callable[[], object]] = {
+        "read_wav": lambda: read_wav(path),
+        "install": lambda: install(path, "fr", models),
+        "house": lambda: find_house(str(path)),
+        "suite": lambda: load_suite(path),
+        "baseline": lambda: load_baseline(path),
+    }
+    return calls, ["models", "install", str(path), "--lang", "fr"]
+
+
+def run_files(n: int, seed: int, commands: int) -> int:
+    """Hostile files through the APIs (every one) and the commands (``commands`` of each
+    family); returns the count of unexpected outcomes and hangs."""
+    tried: Counter[str] = Counter()
+    outcome: Counter[str] = Counter()
+    unexpected: list[str] = []
+    ran: Counter[str] = Counter()
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        env = {"CALLBETS_MODELS": str(folder / "models")}
+        for family, kind, path in _cases(n, seed, folder):
+            tried[f"{family}/{kind}"] += 1
+            calls, cmd = _calls(family, path, folder / "models")
+            accepted = False
+            for name, call in calls.items():
+                got = _refused(call)
+                accepted = accepted or got == "accepted"
+                if got == "accepted":  # still a valid file after the damage (a WAV's byte rate)
+                    outcome[f"accepted {family}/{kind}"] += 1
+                else:
+                    outcome[got if got in ("refused", "hang") else "unexpected"] += 1
+                if got not in ("refused", "accepted"):
+                    unexpected.append(f"{name} {family}/{kind} {path.name}: {got}")
+            if family == "not a file" or ran[family] < commands:
+                ran[family] += 1
+                got = _command(cmd, env, accepted)
+                outcome[f"command {got if got in OK_COMMAND else 'unexpected'}"] += 1
+                if got not in ("refused", "accepted"):
+                    unexpected.append(f"callbets {' '.join(cmd[:2])} {family}/{kind}: {got}")
+        leftovers = [p.name for p in (folder / "models").glob(".callbets-install-*")]
+    elapsed = time.perf_counter() - start
+    hangs = sum(v for k, v in outcome.items() if k.endswith("hang"))
+    print(f"files: {sum(tried.values())} hostile files in {elapsed:.1f} s; kinds {dict(tried)}")
+    print(f"       API calls and commands: {dict(outcome)}; commands run {dict(ran)}")
+    print(f"       unexpected errors {len(unexpected) - hangs}, hangs {hangs}, "
+          f"install leftovers {len(leftovers)}")  # fmt: skip
+    for line in unexpected[:20]:
+        print(f"       UNEXPECTED {line}")
+    return len(unexpected) + len(leftovers)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--inputs", type=int, default=100_000)
     ap.add_argument("--lines", type=int, default=20_000)
+    ap.add_argument("--files", type=int, default=400, help="hostile files generated")
+    ap.add_argument("--commands", type=int, default=15, help="of each family, run by command")
+    ap.add_argument("--only", choices=["text", "files", "doors"], help="run one section only")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--doors", type=int, default=300, help="table commands to try")
     ap.add_argument("--postgres", metavar="URL", help="a database with the callbets schema")
     args = ap.parse_args()
-    bad = run_api(args.inputs, args.seed) + run_stream(args.lines, args.seed)
-    bad += run_doors(args.doors, args.seed, args.postgres)
+    bad = 0
+    if args.only in (None, "text"):
+        bad += run_api(args.inputs, args.seed) + run_stream(args.lines, args.seed)
+    if args.only in (None, "files"):
+        bad += run_files(args.files, args.seed, args.commands)
+    if args.only in (None, "doors"):
+        bad += run_doors(args.doors, args.seed, args.postgres)
     return 1 if bad else 0
 
 

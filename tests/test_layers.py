@@ -19,6 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "callbets"
 LAYERS = {
     "callbets._resources": 0,
     "callbets.errors": 0,
+    "callbets.files": 0,
     "callbets.messages": 0,
     "callbets.roulette": 1,
     "callbets.language": 2,

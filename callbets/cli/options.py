@@ -14,7 +14,7 @@ from ..errors import CallbetsError, InputError
 from ..language.dialogue import zero_choice
 from ..language.grammar import LANGUAGES
 from ..language.parse import parse
-from ..messages import shown
+from ..messages import message_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -213,15 +213,19 @@ def _line_error(text: str, number: int, kind: str, message: str) -> dict[str, An
 
 
 def run_guarded(args: argparse.Namespace) -> int:
-    """Run a command, turning callbets errors into one clear line (exit 1; 2 for a bad house)."""
+    """Run a command, turning callbets errors into one clear line, in the command's
+    language (``--lang``) where it has one: exit 2 for bad input, else 1."""
     try:
         code: int = args.run(args)
     except InputError as err:
-        complain(err)
+        complain(message_in(err, getattr(args, "lang", None) or "en"))
         return EXIT_USAGE
     except BrokenPipeError:  # the reader went away (e.g. piped into head)
         return 0
-    except (CallbetsError, OSError) as err:
+    except CallbetsError as err:
+        complain(message_in(err, getattr(args, "lang", None) or "en"))
+        return EXIT_REFUSED
+    except OSError as err:
         complain(err)
         return EXIT_REFUSED
     return code

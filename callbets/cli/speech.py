@@ -220,11 +220,13 @@ def cmd_models(args: argparse.Namespace) -> int:
     if args.action == "install":
         if not args.archive:
             raise SpeechUnavailable("which archive? callbets models install FILE.zip")
+        args.lang = args.lang or models.language_of(Path(args.archive))  # says errors in it
         target = models.install(Path(args.archive), args.lang)
         print(f"installed {Path(args.archive).name} as {target}")
         report = models.check(target.name, str(target))
         print("\n".join(report.lines()))
         return 0 if report.usable or not report.checked_words else 1
+    models.clean_leftovers()  # of an install killed midway
     print("searched: " + ", ".join(str(p) for p in models.search_path()))
     langs = [args.lang] if args.lang else list(LANGUAGES)
     reports = [models.check(lang) for lang in langs]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import CallbetsError, InputError, OutcomeUnknown
+from ..files import write_new_file
 from ..language.grammar import LANGUAGES
 from ..language.readback import readback
 from ..messages import message_in, say_in, shown
@@ -136,9 +137,8 @@ def _act(table: Table, args: argparse.Namespace) -> int:
                 echo(say("cli_show_player", player=player, staked=entry["staked"],
                           prison=entry["prison"]))  # fmt: skip
     elif action == "audit":
-        if args.output:
-            with open(args.output, "w", encoding="utf-8") as f:
-                n = table.export_audit(f)
+        if args.output:  # never over an existing file or link; whole, owner-only
+            n = write_new_file(args.output, table.export_audit)
             echo(say("cli_audit_written", file=args.output, count=n))
         else:
             table.export_audit(JsonLines(out))

@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import wave
 from pathlib import Path
 
 from ..errors import AnnouncementError
+from ..files import open_regular
 from ..language.parse import parse
 from ..speech.audio import RATE, open_microphone
 from ..speech.endpoint import record_one
@@ -44,7 +46,10 @@ def record(args: argparse.Namespace) -> int:
     microphone = open_microphone(0.05)
     print(f"microphone: {microphone.name}", flush=True)
     blocks = microphone.blocks()
-    count = sum(1 for _ in manifest.open(encoding="utf-8")) if manifest.exists() else 0
+    count = 0
+    if os.path.lexists(manifest):  # never a pipe or a device
+        with open_regular(manifest) as f:
+            count = sum(1 for _ in f)
     while True:
         try:
             text = input("announcement to say (empty to stop): ").strip()

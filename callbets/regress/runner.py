@@ -26,6 +26,8 @@ import contextlib
 import functools
 import json
 import logging
+import os
+import re
 import signal
 import threading
 import uuid
@@ -38,6 +40,7 @@ from typing import TYPE_CHECKING, Any, cast
 from xml.etree import ElementTree as ET
 
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError, InputError
+from ..files import open_regular
 from ..language.grammar import LANGUAGES
 from ..language.parse import parse
 from ..roulette.announcement import parse_notation
@@ -121,12 +124,12 @@ def load_suite(path: Path, allow_outside: bool = False) -> list[Item]:
         file or an item with neither text nor audio (with the file and the line).
     """
     manifest = path / "manifest.jsonl" if path.is_dir() else path
-    if not manifest.is_file():
+    if not os.path.lexists(manifest):
         raise ManifestError(f"no manifest at {manifest}")
-    if manifest.stat().st_size > MAX_MANIFEST_BYTES:
-        raise ManifestError(f"{manifest} is larger than {MAX_MANIFEST_BYTES} bytes")
     items = []
-    with open(manifest, "rb") as f:
+    with open_regular(manifest, ManifestError) as f:  # never a pipe or a device
+        if os.fstat(f.fileno()).st_size > MAX_MANIFEST_BYTES:
+            raise ManifestError(f"{manifest} is larger than {MAX_MANIFEST_BYTES} bytes")
         for n, raw in enumerate(f, 1):
             where = f"{manifest}:{n}"
             try:
@@ -155,7 +158,8 @@ def _audio_path(audio: str, where: str, folder: Path, allow_outside: bool) -> st
             f"{where}: audio {audio!r} is outside the suite's folder (--allow-outside permits it)"
         )
     if not path.is_file():
-        raise ManifestError(f"{where}: audio file {audio!r} is missing")
+        missing = "is not a regular file" if path.exists() else "is missing"
+        raise ManifestError(f"{where}: audio file {audio!r} {missing}")
     return str(path)
 
 
@@ -501,7 +505,8 @@ def load_baseline(path: Path) -> dict[str, Any]:
     :raises ManifestError: unreadable, not JSON, or not a report.
     """
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        with open_regular(path, ManifestError) as f:  # never a pipe or a device
+            data = json.loads(f.read(MAX_MANIFEST_BYTES + 1).decode("utf-8"))
     except OSError as err:
         raise ManifestError(f"cannot read baseline {path}: {err.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
@@ -555,7 +560,16 @@ def junit(results: list[Result]) -> str:
             failure.text = describe(r)
         elif r.outcome in ("asked", "refused"):
             ET.SubElement(case, "system-out").text = describe(r)
-    return ET.tostring(suite, encoding="unicode", xml_declaration=True)
+    return _XML_FORBIDDEN.sub(_shown, ET.tostring(suite, encoding="unicode", xml_declaration=True))
+
+
+_XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""Characters XML 1.0 forbids even escaped (NUL, controls, lone surrogates, U+FFFE/F):
+an item's id or text may hold them; the report shows them as ``\\x00``, ``\\ud800``."""
+
+
+def _shown(match: re.Match[str]) -> str:
+    return match.group().encode("unicode_escape", "backslashreplace").decode("ascii")
 
 
 def describe(r: Result) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HouseError
+from ..files import open_regular
 
 DEFAULT_HOUSE = "venice-french"
 
@@ -281,7 +282,7 @@ def house_file_text(name_or_path: str) -> str:
     if name_or_path.endswith(".toml") or "/" in name_or_path:
         path = Path(name_or_path)
         try:
-            with open(path, "rb") as f:
+            with open_regular(path, HouseError) as f:  # never a pipe or a device
                 raw = f.read(MAX_HOUSE_BYTES + 1)
         except OSError as err:
             raise HouseError(f"cannot read house file {path}: {err.strerror}") from None

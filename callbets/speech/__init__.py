@@ -17,3 +17,8 @@ class SpeechUnavailable(CallbetsError, RuntimeError):
 class ModelCannotHear(SpeechUnavailable, InputError):
     """A recognition model that lacks words of the table's bets or dialogue: it could
     only ever hear another bet.  Commands exit 2."""
+
+
+class BadSpeechFile(SpeechUnavailable, InputError):
+    """A WAV file or a model archive that cannot be used (damaged, hostile, not what it
+    claims to be), and why.  Commands exit 2."""

@@ -5,6 +5,7 @@ Recognisers want 16 kHz, mono, 16-bit little-endian PCM; everything is converted
 
 from __future__ import annotations
 
+import os
 import sys
 import wave
 from array import array
@@ -12,7 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import SpeechUnavailable
+from ..files import open_regular
+from ..messages import said
+from . import BadSpeechFile, SpeechUnavailable
 
 RATE = 16000
 """Sample rate the recognisers expect."""
@@ -77,42 +80,64 @@ def pcm16(samples: array[int]) -> bytes:
 def read_wav(path: Path) -> bytes:
     """A WAV file as 16 kHz mono 16-bit PCM, whatever its rate, width and channels.
 
-    :raises SpeechUnavailable: not a readable PCM WAV file.
+    Only a regular file is opened; its header is checked against what a microphone makes
+    and against the file's size before anything is read or allocated.
+
+    :raises BadSpeechFile: not a readable PCM WAV file (said in the user's language).
+    :raises InputError: not a regular file, or unreadable.
     """
-    try:
-        if path.stat().st_size == 0:
-            raise ValueError("the file is empty")
-        with wave.open(str(path), "rb") as w:
-            width, channels, rate = w.getsampwidth(), w.getnchannels(), w.getframerate()
-            frames = w.getnframes()
-            _check_header(path, width, channels, rate, frames)
-            raw = w.readframes(frames)
-    except (OSError, EOFError, wave.Error, ValueError) as err:
-        reason = str(err) or type(err).__name__
-        raise SpeechUnavailable(f"cannot read {path} as a PCM WAV file: {reason}") from None
+    with open_regular(path, BadSpeechFile) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size == 0:
+            raise BadSpeechFile(said("wav_empty", path=path))
+        try:
+            with wave.open(f, "rb") as w:
+                width, channels, rate = w.getsampwidth(), w.getnchannels(), w.getframerate()
+                frames = w.getnframes()
+                _check_header(path, width, channels, rate, frames, size)
+                raw = w.readframes(frames)
+        except BadSpeechFile:
+            raise
+        except Exception as err:  # the wave module raises anything on a damaged header
+            reason = str(err) or _UNSAID.get(type(err), type(err).__name__)
+            raise BadSpeechFile(said("wav_damaged", path=path, reason=reason)) from None
     whole = len(raw) - len(raw) % (width * channels)
     if whole < frames * width * channels:
         got = whole // (width * channels)
-        raise SpeechUnavailable(f"{path} is cut short: {got} of its {frames} frames are there")
+        raise BadSpeechFile(said("wav_cut_short", path=path, frames=frames, got=got))
     return pcm16(resample(to_mono(_samples(raw[:whole], width), channels), rate))
 
+
+_UNSAID = {
+    RuntimeError: "a chunk runs past the end of the file",  # wave's chunk seek
+    EOFError: "the file ends inside its header",
+}
+"""What the wave module's exceptions without a message mean."""
 
 MAX_SECONDS = 600
 """The longest recording read (an announcement lasts seconds)."""
 
+MAX_CHANNELS = 16
+"""The most channels read (a microphone array has a few)."""
 
-def _check_header(path: Path, width: int, channels: int, rate: int, frames: int) -> None:
-    """Refuse a WAV header no microphone makes, before reading or allocating anything."""
+
+def _check_header(path: Path, width: int, channels: int, rate: int, frames: int, size: int) -> None:
+    """Refuse a WAV header no microphone makes, or one announcing more audio than the
+    file holds, before reading or allocating anything."""
     if not 1 <= width <= 4:
-        raise ValueError(f"{8 * width}-bit samples (1 to 4 bytes are read)")
-    if not 1 <= channels <= 16:
-        raise ValueError(f"{channels} channels")
+        raise BadSpeechFile(said("wav_width", path=path, bits=8 * width))
+    if not 1 <= channels <= MAX_CHANNELS:
+        raise BadSpeechFile(said("wav_channels", path=path, count=channels, most=MAX_CHANNELS))
     if not 4000 <= rate <= 384000:
-        raise ValueError(f"a sample rate of {rate} Hz (4 kHz to 384 kHz are read)")
+        raise BadSpeechFile(said("wav_rate", path=path, rate=rate))
     if frames == 0:
-        raise ValueError("no audio in it (0 frames)")
+        raise BadSpeechFile(said("wav_no_audio", path=path))
     if frames / rate > MAX_SECONDS:
-        raise ValueError(f"{frames / rate:.0f} s of audio (at most {MAX_SECONDS} s are read)")
+        seconds = f"{frames / rate:.0f}"
+        raise BadSpeechFile(said("wav_too_long", path=path, seconds=seconds, most=MAX_SECONDS))
+    if frames * width * channels > size:
+        got = size // (width * channels)
+        raise BadSpeechFile(said("wav_cut_short", path=path, frames=frames, got=got))
 
 
 def duration(pcm: bytes) -> float:

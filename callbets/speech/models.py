@@ -14,21 +14,23 @@ unpacked model) in, in order:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import sys
 import tempfile
-import zipfile
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..language.grammar import LANGUAGES
-from . import SpeechUnavailable
+from ..messages import said
+from . import BadSpeechFile, SpeechUnavailable
+from .archive import open_model_archive
 from .vosk_words import missing_words
-
-MAX_ARCHIVE_BYTES = 4 * 1024**3
-"""The most an archive may unpack to (the small models are about 50 MB, big ones 2 GB)."""
 
 
 def data_dir() -> Path:
@@ -172,60 +174,154 @@ def language_of(archive: Path) -> str | None:
     return match.group(1) if match and match.group(1) in LANGUAGES else None
 
 
-def _safe_members(zf: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
-    """The archive's members, refusing absolute paths, '..', links and zip bombs."""
-    members = zf.infolist()
-    total = 0
-    for m in members:
-        parts = Path(m.filename).parts
-        if m.filename.startswith(("/", "\\")) or ".." in parts or ":" in m.filename:
-            raise SpeechUnavailable(f"the archive holds an unsafe path: {m.filename!r}")
-        if (m.external_attr >> 16) & 0o170000 == 0o120000:
-            raise SpeechUnavailable(f"the archive holds a symbolic link: {m.filename!r}")
-        total += m.file_size
-    if total > MAX_ARCHIVE_BYTES:
-        raise SpeechUnavailable(f"the archive unpacks to {total / 1e9:.1f} GB: not a model")
-    return members
+TEMP_PREFIX = ".callbets-install-"
+"""The name of a folder an install unpacks into, beside the models:
+``.callbets-install-<lang>-<pid>-<random>``; the previous model waits in it as ``old``
+while the new one takes its place."""
+
+STALE_SECONDS = 24 * 3600
+"""A leftover folder this old is removed even if its process id is alive again."""
 
 
-def install(archive: Path, lang: str | None = None, into: Path | None = None) -> Path:
-    """Unpack a downloaded model archive to ``<into>/<lang>`` (default: the user's data
-    folder, or ``$CALLBETS_MODELS``); the previous model of that language is replaced only
-    once the new one is unpacked and checked.
+def install_dir() -> Path:
+    """Where ``callbets models install`` puts models: ``$CALLBETS_MODELS``, else the
+    user's data folder."""
+    given = os.environ.get("CALLBETS_MODELS")
+    return Path(given) if given else data_dir()
 
-    :raises SpeechUnavailable: unreadable or unsafe archive, unknown language, not a model.
+
+def clean_leftovers(folder: Path | None = None) -> list[Path]:
+    """Remove what an install killed midway left in ``folder`` (default: the install
+    folder): its unpacking folders, once their process is gone; a previous model that
+    was set aside and not yet replaced is put back.  Returns what was removed."""
+    folder = folder or install_dir()
+    try:
+        found = [p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()]
+    except OSError:
+        return []
+    removed = _clean_older(folder, found)
+    for leftover in (p for p in found if p.name.startswith(TEMP_PREFIX)):
+        lang, _, rest = leftover.name.removeprefix(TEMP_PREFIX).partition("-")
+        pid = rest.partition("-")[0]
+        try:
+            fresh = time.time() - leftover.stat().st_mtime < STALE_SECONDS
+        except OSError:
+            continue
+        if pid.isdigit() and fresh and _alive(int(pid)):
+            continue  # an install running now
+        old = leftover / "old"
+        if lang in LANGUAGES and old.is_dir() and not (folder / lang).exists():
+            with contextlib.suppress(OSError):
+                old.rename(folder / lang)
+        shutil.rmtree(leftover, ignore_errors=True)
+        removed.append(leftover)
+    return removed
+
+
+_OLDER_TEMP = re.compile(r"tmp[a-z0-9_]{8}")
+
+
+def _clean_older(folder: Path, found: list[Path]) -> list[Path]:
+    """What an install by an earlier callbets, killed midway, left: ``tmpXXXXXXXX/unpacked``
+    (removed) and ``.<lang>.old`` (put back if ``<lang>`` is missing, else removed)."""
+    removed = []
+    for p in found:
+        with contextlib.suppress(OSError):
+            if _OLDER_TEMP.fullmatch(p.name) and [c.name for c in p.iterdir()] == ["unpacked"]:
+                shutil.rmtree(p, ignore_errors=True)
+                removed.append(p)
+            elif (lang := p.name[1:-4]) in LANGUAGES and p.name == f".{lang}.old":
+                if not (folder / lang).exists():
+                    p.rename(folder / lang)
+                else:
+                    shutil.rmtree(p, ignore_errors=True)
+                    removed.append(p)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process
+    return True
+
+
+def install(
+    archive: Path,
+    lang: str | None = None,
+    into: Path | None = None,
+    load: Callable[[str], object] | None = None,
+) -> Path:
+    """Unpack a downloaded model archive to ``<into>/<lang>`` (default: the install
+    folder); the archive is checked before anything is written (see
+    :mod:`callbets.speech.archive`), unpacked beside the models, and loaded (``load``,
+    default: Vosk if it is installed); only a model that loads replaces the previous one
+    of that language.
+
+    :raises BadSpeechFile: unreadable, unsafe or hostile archive, unknown language, not
+        a model, or a model that does not load; the previous model is kept.
+    :raises InputError: the archive is not a regular file.
     """
     lang = lang or language_of(archive)
     if lang not in LANGUAGES:
-        raise SpeechUnavailable(
-            f"which language is {archive.name} for? say --lang ({', '.join(LANGUAGES)})"
-        )
-    into = into or (Path(os.environ["CALLBETS_MODELS"]) if os.environ.get("CALLBETS_MODELS")
-                    else data_dir())  # fmt: skip
-    into.mkdir(parents=True, exist_ok=True)
+        raise BadSpeechFile(said("archive_language", name=archive.name, langs=", ".join(LANGUAGES)))
+    into = into or install_dir()
     try:
-        with zipfile.ZipFile(archive) as zf, tempfile.TemporaryDirectory(dir=into) as tmp:
-            unpacked = Path(tmp) / "unpacked"
-            zf.extractall(unpacked, _safe_members(zf))
-            root = _model_root(unpacked)
-            check_model_dir(root)
+        into.mkdir(parents=True, exist_ok=True)
+        clean_leftovers(into)
+        with contextlib.ExitStack() as stack:
+            model = open_model_archive(archive, stack, room=into)
+            tmp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{lang}-{os.getpid()}-", dir=into))
+            stack.callback(shutil.rmtree, tmp, ignore_errors=True)
+            unpacked = tmp / "model"
+            unpacked.mkdir()
+            model.extract(unpacked)
+            try:
+                check_model_dir(unpacked)
+            except SpeechUnavailable as err:
+                raise BadSpeechFile(*err.args) from None
+            _loads(archive, unpacked, load)
             target = into / lang
-            old = into / f".{lang}.old"
             if target.exists():
-                shutil.rmtree(old, ignore_errors=True)
-                target.rename(old)
-            root.rename(target)
-            shutil.rmtree(old, ignore_errors=True)
+                target.rename(tmp / "old")
+            unpacked.rename(target)
             return target
-    except (OSError, zipfile.BadZipFile) as err:
-        raise SpeechUnavailable(f"cannot install {archive}: {err}") from None
+    except OSError as err:
+        reason = err.strerror or str(err)
+        raise BadSpeechFile(said("archive_failed", path=archive, reason=reason)) from None
 
 
-def _model_root(folder: Path) -> Path:
-    """The model folder inside an unpacked archive (its only top folder, or itself)."""
-    if is_model(folder):
-        return folder
-    tops = [p for p in folder.iterdir() if p.is_dir()]
-    if len(tops) == 1 and is_model(tops[0]):
-        return tops[0]
-    raise SpeechUnavailable("the archive holds no Vosk model (no am/ or conf/model.conf)")
+def _loads(archive: Path, folder: Path, load: Callable[[str], object] | None) -> None:
+    """Refuse an unpacked model that does not load (Vosk's noise kept off the terminal)."""
+    if load is None:
+        try:
+            import vosk  # optional dependency (the speech extra)
+        except ImportError:
+            return  # the archive's structure and model.conf were checked before unpacking
+        vosk.SetLogLevel(-2)
+        load = vosk.Model
+    try:
+        with _quiet_stderr():  # Kaldi prints its options' help straight to stderr
+            load(str(folder))
+    except Exception as err:  # Vosk raises a bare Exception for a broken model
+        reason = str(err) or type(err).__name__
+        raise BadSpeechFile(said("model_does_not_load", path=archive, reason=reason)) from None
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """File descriptor 2 sent to /dev/null (what a C++ library writes there too)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
