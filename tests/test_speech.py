@@ -19,7 +19,7 @@ from callbets.language.grammar import written_forms
 from callbets.language.vocabulary import vocabulary
 from callbets.speech import SpeechUnavailable, models
 from callbets.speech.audio import RATE, microphone_blocks, read_wav
-from callbets.speech.decide import POLICIES, Policy, bet_words, decide, policy_for
+from callbets.speech.decide import POLICIES, Policy, bet_words, decide, policy_for, stake_words
 from callbets.speech.dictation import CONTINUE_WINDOW, Dictation, Heard
 from callbets.speech.engines import Candidate, Hearing, default_engine, hear_whole
 from callbets.speech.engines.kaldi import join_alternatives, vosk_candidates
@@ -151,6 +151,23 @@ def test_a_weak_politeness_word_may_be_a_bet_word_and_is_asked():
     hearing = sphinx("mate orphelin by two", [0.29, 1.0, 1.0, 1.0])
     decision = decide(hearing, "en")
     assert decision.kind == "ask" and "'mate'" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "confs", "stake"),
+    [("first four by two", [1.0, 0.99, 1.0, 0.89], ["two"]),  # said: "by ten" (hidden)
+     ("tiers ten each", [0.99, 0.9, 0.99], ["ten"]),
+     ("voisins for forty five", [0.99, 0.99, 0.9, 0.99], ["forty", "five"])],
+)  # fmt: skip
+def test_a_stake_word_needs_more_than_the_other_words(text, confs, stake):
+    """Numbers are what the recogniser confuses most (ten/two, fifteen/fifty), and a wrong
+    stake looks right: a stake's words must be surer than the bet's other words."""
+    hearing = sphinx(text, confs)
+    assert [w for w, _ in stake_words(hearing.best, "en")] == stake
+    decision = decide(hearing, "en")
+    assert decision.kind == "ask" and "not sure of the word" in decision.reason
+    sure = sphinx(text, [max(c, 0.96) for c in confs])
+    assert decide(sure, "en").kind == "accept"
 
 
 def test_a_second_look_that_hears_other_words_is_asked_with_both_readings():

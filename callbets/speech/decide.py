@@ -33,6 +33,9 @@ from .engines import Candidate, Hearing
 
 THRESHOLD = 0.85
 """Least confidence of the weakest word for an announcement to be accepted unasked."""
+STAKE_THRESHOLD = 0.95
+"""Least confidence of every stake word for PocketSphinx in English (hidden speech: "first
+four by ten" heard as "by two" at 0.89 and accepted)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,10 @@ class Policy:
     min_snr_db: float | None = None
     """Least margin of the speech over the room's noise (when the audio was segmented
     live and the engine's confidences are known to fail in noise)."""
+    min_stake_confidence: float = 0.0
+    """Least confidence of every word of a stake (the numbers after "by", "for", "à",
+    "da" … or before "each"): the recogniser's most frequent confusions are between
+    numbers (ten/two, fifteen/fifty, forty/fourteen), and a wrong stake looks right."""
     n_best_must_agree: bool = True
     """Whether every legal alternative must put the same chips down, and no alternative
     may extend the chosen text."""
@@ -58,7 +65,11 @@ POLICIES = {
     # right readings.  A single bet word ("three") is what noise and babble are most
     # often heard as, and below 10 dB the posteriors stop being trustworthy.
     "pocketsphinx": Policy(
-        min_confidence=0.85, min_words=2, min_snr_db=10.0, n_best_must_agree=False
+        min_confidence=0.85,
+        min_words=2,
+        min_snr_db=10.0,
+        n_best_must_agree=False,
+        min_stake_confidence=STAKE_THRESHOLD,
     ),
     # French and Italian through the English model adapted to them (bench/adapt_base.py):
     # right readings have weak words (median weakest 0.38 in French) and wrong ones up to
@@ -195,6 +206,28 @@ def _n_best_doubt(best: Reading, readings: tuple[Reading, ...], choices: tuple[A
     return ""
 
 
+def stake_words(candidate: Candidate, lang: str) -> list[tuple[str, float]]:
+    """The number words of a candidate that say a stake: the run after a stake's prefix
+    ("by", "for", "à", "da": a ``*_PREFIX`` terminal of the grammar) or before "each"."""
+    lexicon = language(lang).lexicon
+    said = list(candidate.words)
+    kinds = [lexicon.phrases.get((w,)) or "" for w, _ in said]
+    numbers = [w in lexicon.number_values for w, _ in said]
+    out: list[tuple[str, float]] = []
+    for i, kind in enumerate(kinds):
+        j = i + 1
+        if kind.endswith("_PREFIX"):
+            while j < len(said) and numbers[j]:
+                out.append(said[j])
+                j += 1
+        if kind == "EACH":
+            j = i - 1
+            while j >= 0 and numbers[j]:
+                out.append(said[j])
+                j -= 1
+    return out
+
+
 def _ignored_inside(candidate: Candidate, lang: str) -> str:
     """A word the parser skips (politeness, chatter) heard between two words of the bet:
     a croupier does not say "cheers" inside a bet, a recogniser hears it for "and tiers"."""
@@ -232,6 +265,11 @@ def _unsure(candidate: Candidate, lang: str, policy: Policy, snr_db: float | Non
     if inside:
         return said("heard_inside", word=inside)
     lexicon_words = words + _politeness(candidate, lang)
+    stake = stake_words(candidate, lang)
+    if stake:
+        number, surest = min(stake, key=lambda wc: wc[1])
+        if surest < policy.min_stake_confidence:
+            return said("heard_unsure_word", word=number, confidence=f"{surest:.2f}")
     word, weakest = min(lexicon_words, key=lambda wc: wc[1])
     if weakest < policy.min_confidence:
         return said("heard_unsure_word", word=word, confidence=f"{weakest:.2f}")
