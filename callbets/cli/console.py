@@ -16,7 +16,7 @@ from ..roulette.house import DEFAULT_HOUSE
 from ..table import Table, default_path, exists, location_of
 from ..table.core import data_folder, make_data_folder
 from ..table.postgres import PostgresStore
-from .options import echo
+from .options import echo, lang_code
 
 
 def _table(args: argparse.Namespace) -> Table:
@@ -94,7 +94,9 @@ def add_commands(sub: Any) -> None:
     c.add_argument(
         "--house", metavar="NAME", help=f"house for a new table (default: {DEFAULT_HOUSE})"
     )
-    c.add_argument("--lang", choices=LANGUAGES, help="language for a new table (default: fr)")
+    c.add_argument(
+        "--lang", type=lang_code, choices=LANGUAGES, help="language for a new table (default: fr)"
+    )
     c.add_argument(
         "--engine", choices=["vosk", "pocketsphinx"],
         help="recogniser for F5 (default: pocketsphinx in English, vosk otherwise)",

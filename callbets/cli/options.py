@@ -13,7 +13,7 @@ from typing import Any, BinaryIO, TextIO
 from ..errors import CallbetsError, InputError
 from ..language.dialogue import zero_choice
 from ..language.grammar import LANGUAGES
-from ..language.parse import parse
+from ..language.parse import number_said, parse
 from ..messages import message_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
 
@@ -35,6 +35,12 @@ def echo(text: object = "", file: TextIO | None = None) -> None:
 def complain(text: object) -> None:
     """Say why a command stopped, on stderr, in one line: ``callbets: …``."""
     echo(f"callbets: {text}", sys.stderr)
+
+
+def lang_code(value: str) -> str:
+    """A language as typed: ``FR`` and `` fr `` are ``fr`` (then checked against the
+    languages callbets speaks)."""
+    return value.strip().lower()
 
 
 def text_argument(value: str) -> str:
@@ -63,6 +69,21 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return read
 
 
+def winning_number(value: str) -> int:
+    """An argparse type: the winning number, 0 to 36, in digits or in the words of any
+    table's language (``17``, ``dix-sept``, ``diciassette``, ``seventeen``)."""
+    said = value.strip()
+    heard = (number_said(said, lang) for lang in LANGUAGES)
+    number = (
+        int(said)
+        if said.isdigit() and len(said) < 3
+        else next((n for n in heard if n is not None), None)
+    )
+    if number is None or not 0 <= number <= 36:
+        raise argparse.ArgumentTypeError(f"'{value[:40]}': the winning number, 0 to 36")
+    return number
+
+
 def ratio(value: str) -> float:
     """An argparse type: a ratio from 0 to 1."""
     try:
@@ -76,7 +97,13 @@ def ratio(value: str) -> float:
 
 def add_lang_house(p: argparse.ArgumentParser, lang: str = "fr") -> None:
     """``--lang`` and ``--house``."""
-    p.add_argument("--lang", choices=LANGUAGES, default=lang, help=f"language (default: {lang})")
+    p.add_argument(
+        "--lang",
+        type=lang_code,
+        choices=LANGUAGES,
+        default=lang,
+        help=f"language (default: {lang})",
+    )
     p.add_argument(
         "--house",
         default=DEFAULT_HOUSE,

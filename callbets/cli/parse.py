@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import AnnouncementError
+from ..errors import AnnouncementError, InputError
 from ..language.parse import parse
 from ..language.readback import readback
 from ..messages import message_in, printable, say_in
@@ -45,11 +45,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
     house = find_house(args.house)
     if args.jsonl is not None:
         if args.text:
-            raise SystemExit("callbets parse: give TEXT or --jsonl, not both")
+            raise InputError("give TEXT or --jsonl, not both")
         return answer_lines(args.jsonl, "parse", lambda t: _parse_json(t, args.lang, house))
     text = " ".join(args.text)
     if not text.strip():
-        raise SystemExit("callbets parse: nothing to parse (give TEXT, or --jsonl FILE)")
+        raise InputError("nothing to parse: give TEXT, or --jsonl FILE")
     if args.json:
         result = _parse_json(text, args.lang, house)
         print(json_line(result))

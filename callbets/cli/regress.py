@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ..errors import InputError
 from ..language.grammar import LANGUAGES
 from ..regress.enrol import HOLD_OUT_EVERY, enrol
 from ..regress.record import record
@@ -26,7 +28,7 @@ from ..regress.runner import (
     run_on_dask,
     summary,
 )
-from .options import echo, ratio, whole_number
+from .options import echo, lang_code, ratio, whole_number
 
 
 def _run(items: list[Item], args: argparse.Namespace) -> list[Result]:
@@ -80,10 +82,26 @@ def _print_summary(data: dict[str, Any]) -> None:
         print(f"word error rate of the recogniser: {data['wer']:.1%}")
 
 
+def _writable(output: str | None) -> None:
+    """Refuse, before the run, a report file that could not be written at its end.
+
+    :raises InputError: its folder is missing or not writable, or it is a folder.
+    """
+    if output is None:
+        return
+    path = Path(output)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise InputError(f"{output}: cannot write the report there (no such folder, or "
+                         "not writable); nothing was run")  # fmt: skip
+
+
 def cmd_regress(args: argparse.Namespace) -> int:
     """Run every item of every suite; exit 1 on any wrong item or a missed threshold."""
     if args.suites and args.suites[0] == "record":
         return record(args)
+    for output in (args.json, args.junit):  # before minutes of audio, not after
+        _writable(output)
     items = [item for suite in args.suites for item in load_suite(Path(suite), args.allow_outside)]
     results = _run(items, args)
     data = summary(results)
@@ -130,7 +148,9 @@ def add_commands(sub: Any) -> None:
         help="read recordings with this enrolled croupier's model (default: "
         "$CALLBETS_CROUPIER where enrolled for the item's language)",
     )
-    p.add_argument("--lang", choices=LANGUAGES, default="fr", help="language (record only)")
+    p.add_argument(
+        "--lang", type=lang_code, choices=LANGUAGES, default="fr", help="language (record only)"
+    )
     p.add_argument("--junit", metavar="FILE", help="write a JUnit XML file")
     p.add_argument("--json", metavar="FILE", help="write the full report as JSON")
     p.add_argument("--baseline", metavar="FILE", help="an earlier --json report to compare")
@@ -165,7 +185,7 @@ def add_commands(sub: Any) -> None:
         "sphinxbase-utils, pocketsphinx).",
     )
     p.add_argument("suite", metavar="SUITE", help="a folder with manifest.jsonl, or a .jsonl")
-    p.add_argument("--lang", choices=LANGUAGES, required=True)
+    p.add_argument("--lang", type=lang_code, choices=LANGUAGES, required=True)
     p.add_argument("--croupier", metavar="NAME", required=True)
     p.add_argument("--allow-outside", action="store_true",
                    help="let the manifest name audio files outside its folder")  # fmt: skip

@@ -14,13 +14,13 @@ from ..language.dialogue import confirmation
 from ..language.grammar import LANGUAGES
 from ..language.readback import readback
 from ..roulette.house import DEFAULT_HOUSE, House, find_house
-from ..speech import SpeechUnavailable
+from ..speech import BadSpeechFile, SpeechUnavailable
 from ..speech.audio import RATE, duration, microphone_blocks, read_wav
 from ..speech.croupiers import resolve
 from ..speech.decide import Decision, decide
 from ..speech.dictation import Dictation, Heard, Partial
 from ..speech.engines import Engine, Hearing, make_engine
-from .options import json_line
+from .options import json_line, lang_code
 
 
 def _json(hearing: Hearing, decision: Decision) -> dict[str, Any]:
@@ -218,9 +218,10 @@ def cmd_models(args: argparse.Namespace) -> int:
     from ..speech import models  # start-up time: about 6 ms here, for this command only
 
     if args.action == "install":
-        if not args.archive:
-            raise SpeechUnavailable("which archive? callbets models install FILE.zip")
-        args.lang = args.lang or models.language_of(Path(args.archive))  # says errors in it
+        archive = Path(args.archive)
+        if not archive.exists():  # said before anything is asked of it
+            raise BadSpeechFile(f"{archive}: no such file")
+        args.lang = args.lang or models.language_of(archive)  # says errors in it
         target = models.install(Path(args.archive), args.lang)
         print(f"installed {Path(args.archive).name} as {target}")
         report = models.check(target.name, str(target))
@@ -246,7 +247,8 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
         help="recogniser (default: pocketsphinx for English; for French and Italian vosk "
         "where a model is installed, else pocketsphinx)",
     )
-    p.add_argument("--lang", choices=LANGUAGES, default="en")
+    p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="en",
+                   help="the language spoken (default: en)")  # fmt: skip
     p.add_argument(
         "--model",
         metavar="PATH",
@@ -317,10 +319,17 @@ def add_commands(sub: Any) -> None:
         "'callbets models' lists and checks them (runtime grammars, the grammar's words in "
         "the lexicon, size); 'callbets models install FILE.zip' unpacks a downloaded model.",
     )
-    p.add_argument("action", nargs="?", choices=["list", "install"], default="list")
-    p.add_argument("archive", nargs="?", metavar="FILE.zip")
-    p.add_argument("--lang", choices=LANGUAGES, default=None)
-    p.set_defaults(run=cmd_models)
+    p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default=None,
+                   help="the language of the models listed or of the archive")  # fmt: skip
+    acts = p.add_subparsers(dest="action", metavar="ACTION")
+    acts.add_parser("list", help="list and check the models found (the default)")
+    i = acts.add_parser("install", help="install a downloaded model from its archive")
+    i.add_argument(
+        "archive", metavar="FILE.zip", help="the archive, e.g. vosk-model-small-fr-0.22.zip"
+    )
+    i.add_argument("--lang", type=lang_code, choices=LANGUAGES, default=argparse.SUPPRESS,
+                   help="its language (default: from its name, vosk-model-…-fr-…)")  # fmt: skip
+    p.set_defaults(run=cmd_models, action="list")
 
 
 __all__ = ["SpeechUnavailable", "add_commands", "transcribe_file"]

@@ -26,8 +26,10 @@ from .options import (
     complain,
     echo,
     json_line,
+    lang_code,
     text_argument,
     whole_number,
+    winning_number,
     zero_choice_in,
 )
 
@@ -233,7 +235,7 @@ def add_commands(sub: Any) -> None:
     o = acts.add_parser("open", help="open a new table with a house and a language")
     o.add_argument("--house", default=DEFAULT_HOUSE, metavar="NAME",
                    help=f"house profile, by name or file (default: {DEFAULT_HOUSE})")  # fmt: skip
-    o.add_argument("--lang", choices=LANGUAGES, default="fr",
+    o.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="fr",
                    help="the table's language (default: fr)")  # fmt: skip
     acts.add_parser("player", help="seat a player (a colour or a name)").add_argument(
         "name", type=text_argument, help="a colour or a name, up to 40 characters"
@@ -263,7 +265,8 @@ def add_commands(sub: Any) -> None:
     )
     acts.add_parser("close", help="rien ne va plus: close betting")
     sp = acts.add_parser("spin", help="enter the winning number and settle")
-    sp.add_argument("number", type=whole_number(0, 36), help="the winning number, 0 to 36")
+    sp.add_argument("number", type=winning_number,
+                    help="the winning number, 0 to 36, in digits or words (dix-sept)")  # fmt: skip
     sp.add_argument("--round", type=whole_number(1, MAX_ROUND),
                     help="the round this spin belongs to (repeat-safe)")  # fmt: skip
     sp.add_argument(

@@ -8,7 +8,7 @@ from typing import Any
 from ..language.grammar import LANGUAGES
 from ..language.vocabulary import sample_phrases, vocabulary
 from ..roulette.house import DEFAULT_HOUSE, find_house, house_names
-from .options import EXIT_OK, whole_number
+from .options import EXIT_OK, lang_code, whole_number
 
 
 def cmd_vocabulary(args: argparse.Namespace) -> int:
@@ -44,7 +44,9 @@ def add_commands(sub: Any) -> None:
         description="The words the grammar knows (for recognisers and completion), "
         "or --samples N announcements generated from the grammar that parse.",
     )
-    v.add_argument("--lang", choices=LANGUAGES, default="fr", help="language (default: fr)")
+    v.add_argument(
+        "--lang", type=lang_code, choices=LANGUAGES, default="fr", help="language (default: fr)"
+    )
     v.add_argument(
         "--samples",
         type=whole_number(1, 10_000),

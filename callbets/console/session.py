@@ -33,8 +33,7 @@ from pathlib import Path
 
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..language.dialogue import confirmation, reading_choice
-from ..language.grammar import language
-from ..language.normalize import words
+from ..language.parse import number_said
 from ..language.readback import replay_name
 from ..language.talk import CLOSE, table_talk
 from ..messages import message_in, say_in
@@ -262,13 +261,7 @@ class Session:
 
     def _number(self, text: str) -> int | None:
         """The number a line says when it is a number 0 to 36 and nothing else."""
-        try:
-            toks = list(language(self.lang).lexicon.lex(words(text), text))
-        except AnnouncementError:
-            return None
-        if not toks or (len(toks) > 1 and any(t.type == "DIGITS" for t in toks)):
-            return None
-        value = language(self.lang).composer.value(toks)
+        value = number_said(text, self.lang)
         return value if value is not None and 0 <= value <= 36 else None
 
     # ---- announcements -----------------------------------------------------------------

@@ -81,6 +81,22 @@ most 16; a long run of unclear number words ("trenta sette e i vicini, " over an
 stops here and is asked about, so no announcement costs more than a few readings."""
 
 
+def number_said(text: str, lang: str) -> int | None:
+    """The number a text says when it is one number and nothing else ("dix-sept",
+    "trentadue", "17"), else None.
+
+    >>> number_said("dix-sept", "fr"), number_said("trentadue", "it"), number_said("tiers", "en")
+    (17, 32, None)
+    """
+    try:
+        toks = list(language(lang).lexicon.lex(words(text), text))
+    except AnnouncementError:
+        return None
+    if not toks or (len(toks) > 1 and any(t.type == "DIGITS" for t in toks)):
+        return None
+    return language(lang).composer.value(toks)
+
+
 def _parse(grammar: Language, text: str, house: House) -> Announcement:
     lexed = list(grammar.lexicon.lex(words(text), text, articles=True))
     toks = drop_articles(lexed, grammar.introduced, grammar.lexicon)

@@ -14,6 +14,11 @@ class SpeechUnavailable(CallbetsError, RuntimeError):
     """A recogniser, model or audio device that cannot be used here, and why."""
 
 
+class ModelUnusable(SpeechUnavailable, InputError):
+    """The Vosk model asked for is not there, or cannot take the table's grammar: bad
+    input (exit 2), said before any audio is read."""
+
+
 class ModelCannotHear(SpeechUnavailable, InputError):
     """A recognition model that lacks words of the table's bets or dialogue: it could
     only ever hear another bet.  Commands exit 2."""

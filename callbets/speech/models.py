@@ -28,7 +28,7 @@ from typing import Any
 
 from ..language.grammar import LANGUAGES
 from ..messages import said
-from . import BadSpeechFile, SpeechUnavailable
+from . import BadSpeechFile, ModelUnusable, SpeechUnavailable
 from .archive import open_model_archive
 from .vosk_words import missing_words
 
@@ -83,13 +83,13 @@ def check_model_dir(path: Path) -> None:
     """
     if not is_model(path):
         places = ", ".join(str(p) for p in search_path())
-        raise SpeechUnavailable(
+        raise ModelUnusable(
             f"no Vosk model at {path} (looked in {places}); fetch one and run "
             "'callbets models install FILE.zip' (see models/README.md)"
         )
     graph = path / "graph"
     if (graph / "HCLG.fst").exists() and not (graph / "HCLr.fst").exists():
-        raise SpeechUnavailable(
+        raise ModelUnusable(
             f"the Vosk model at {path} has a static graph (HCLG.fst) and ignores runtime "
             "grammars; use a small model such as vosk-model-small-fr-0.22"
         )
