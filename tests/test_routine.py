@@ -37,7 +37,7 @@ def test_a_backup_of_a_live_table_holds_what_is_still_in_the_write_ahead_log(tmp
     copy = Table.open(tmp_path / "copy.sqlite", write=False)
     assert copy.state()["staked"] == 12 and copy.verify().chain.ok
     proc = cb("table", "--table", str(tmp_path / "copy.sqlite"), "verify")
-    assert proc.returncode == 0 and "rows verify" in proc.stdout
+    assert proc.returncode == 0 and "chaque ligne se vérifie" in proc.stdout
     again = cb("table", "--table", str(tmp_path / "live.sqlite"), "backup",
                str(tmp_path / "copy.sqlite"))  # fmt: skip
     assert again.returncode == 1 and "never overwrites" in again.stderr
@@ -62,7 +62,7 @@ def test_a_house_may_require_the_croupier(tmp_path: Path, where: Where):
     path = where("t")
     refused = cb("table", "--table", path, "open", "--house", str(house),
                  env={"CALLBETS_CROUPIER": ""})  # fmt: skip
-    assert refused.returncode == 1 and "--croupier NAME" in refused.stderr
+    assert refused.returncode == 1 and "--croupier NOM" in refused.stderr  # 'open' --lang fr
     assert cb("table", "--table", path, "--croupier", "Marie", "open", "--house",
               str(house)).returncode == 0  # fmt: skip
     proc = cb("table", "--table", path, "player", "rouge", env={"CALLBETS_CROUPIER": ""})

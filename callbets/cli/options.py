@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, TextIO
 
 from ..errors import CallbetsError, InputError
-from ..language.dialogue import zero_choice
+from ..language.dialogue import zero_choice, zero_move
 from ..language.grammar import LANGUAGES
 from ..language.parse import number_said, parse
 from ..messages import message_in, shown
@@ -262,6 +262,9 @@ def zero_choice_in(choice: str, lang: str, house: House) -> str:
     """A zero choice as the settlement reads it (``prison``, ``half``, ``move:black``),
     from the table's own words too: ``à partager``, ``in prigione``, ``move:noir``."""
     kind, colon, target = choice.partition(":")
+    said_move = zero_move(choice, lang)
+    if said_move is not None:  # "déplacer sur noir", "spostare su nero"
+        kind, colon, target = "move", ":", said_move
     if colon and kind.strip() in ("move", "moved"):
         try:
             calls = parse(target, lang, house).calls

@@ -67,6 +67,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
             print(f"  - {reading}", file=sys.stderr)
         return EXIT_REFUSED
     print(readback(announcement, args.lang, house))
+    print(f"notation: {announcement.notation()}")  # what a suite's "expect" holds
     if args.svg:
         Path(args.svg).write_text(announcement_svg(announcement, text), encoding="utf-8")
         print(say_in(args.lang, "cli_picture_written", file=args.svg))

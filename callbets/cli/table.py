@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import CallbetsError, InputError, OutcomeUnknown
+from ..errors import CallbetsError, InputError, OutcomeUnknown, TableError
 from ..files import write_new_file
 from ..language.grammar import LANGUAGES
 from ..language.readback import readback
-from ..messages import message_in, say_in, shown
+from ..messages import message_in, said, say_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import Head, SpinReport, Table, default_path, kept_heads, location_of, record_head
 from ..table.evening import evening
@@ -114,7 +114,7 @@ def _act(table: Table, args: argparse.Namespace) -> int:
         for aid, player, text in dropped:
             echo(say("cli_dropped", id=aid, player=player, text=text))
     elif action == "spin":
-        choices = {bet: zero_choice_in(c, table.lang, table.house) for bet, c in args.choice or []}
+        choices = _zero_choices(table, args.choice or [])
         report = table.spin(args.number, args.round, choices, args.last)
         if args.json:
             sys.stdout.write(json_line(report.to_json()) + "\n")
@@ -274,7 +274,8 @@ def add_commands(sub: Any) -> None:
         action="append",
         metavar="BET=CHOICE",
         type=_choice,
-        help="on zero: prison, half or move:<chance> for a bet id",
+        help="on zero, what a player (or one bet, by its number) asks for: prison, half, "
+        "move:<chance>, or the table's words (à partager, déplacer sur noir)",
     )
     sp.add_argument("--last", action="store_true", help="the session's last spin")
     sp.add_argument("--json", action="store_true", help="print the settlement as JSON")
@@ -340,14 +341,30 @@ def _head(value: str) -> Head:
 
 
 def _choice(value: str) -> tuple[str, str]:
-    """``BET=CHOICE`` for ``spin --choice``."""
-    bet, sep, choice = value.partition("=")
-    if not (sep and bet.strip().isdecimal() and int(bet) <= MAX_ID and choice.strip()):
+    """``WHO=CHOICE`` for ``spin --choice``: WHO a player (all his simple chances the zero
+    caught) or a bet's number."""
+    who, sep, choice = value.partition("=")
+    number = who.strip().isdecimal()
+    if not (sep and who.strip() and choice.strip()) or (number and int(who) > MAX_ID):
         raise argparse.ArgumentTypeError(
-            f"'{value[:60]}': write it BET=CHOICE, BET a bet's number from 1 to {MAX_ID}, "
-            "e.g. 12=half or 12=move:black"
+            f"'{value[:60]}': write it PLAYER=CHOICE or BET=CHOICE (a bet's number from 1 "
+            f"to {MAX_ID}), e.g. bleu=à partager, bleu=déplacer sur noir, 12=prison"
         )
-    return bet.strip(), choice.strip()
+    return who.strip(), choice.strip()
+
+
+def _zero_choices(table: Table, given: list[tuple[str, str]]) -> dict[str, str]:
+    """The choices of ``spin --choice`` by bet, a player's for each of his bets."""
+    out: dict[str, str] = {}
+    for who, choice in given:
+        meant = zero_choice_in(choice, table.lang, table.house)
+        bets = (
+            [b.id for b in table.open_bets() if b.player == who] if not who.isdecimal() else [who]
+        )
+        if not bets:
+            raise TableError(said("zero_no_bets", player=who))
+        out.update(dict.fromkeys(bets, meant))
+    return out
 
 
 def _call_id(value: str) -> tuple[int, int]:

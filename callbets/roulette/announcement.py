@@ -237,6 +237,7 @@ class Announcement:
             "input": self.text,
             "ok": True,
             "total": self.total,
+            "notation": self.notation(),
             "calls": [c.to_json() for c in self.calls],
         }
 
