@@ -27,9 +27,8 @@ from callbets.console.report import plain
 from callbets.console.session import Session
 from callbets.console.voice import Heard, Listener
 from callbets.console.words import messages
-from callbets.language.readback import readback, replay_name
+from callbets.language.readback import reading_line, replay_name
 from callbets.language.talk import TableTalk, table_talk
-from callbets.roulette.announcement import parse_notation
 from callbets.roulette.house import find_house
 from callbets.table import Table
 
@@ -361,7 +360,7 @@ def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) 
     try:
         with listening_console(tmp_path, blocks) as (pipe, out):
             # unsure of a word, so it waits in the line for Enter
-            _wait_for(out, "1. neighbours 17 x5")
+            _wait_for(out, "1. 17 and 2 neighbours, 5 pieces at 5 = 25")  # in words
             assert "? unsure: 'seventeen and" in out.getvalue()
             pipe.send_text(ENTER)
             _wait_for(out, "Enter to confirm, Esc to cancel")
@@ -550,13 +549,14 @@ def test_f6_puts_the_next_legal_reading_in_the_line(tmp_path: Path) -> None:
         _wait_for(out, "F6: the next reading in the line")
         second = re.search(r"^\s*2\. (.+)$", out.getvalue(), re.MULTILINE)
         assert second is not None, out.getvalue()
-        chosen = parse_notation(second.group(1).strip(), find_house())
-        said = readback(chosen, "en", find_house())
+        said = second.group(1).strip()  # offered in the table's words: "dozen 2, … = 20"
         pipe.send_text(F6 + ENTER)
-        _wait_for(out, said.splitlines()[0])
+        _wait_for(out, "Enter to confirm, Esc to cancel")  # the second reading, read back
+        assert f"  {said}" in out.getvalue()
         pipe.send_text(ENTER)
-        _wait_for(out, f"✓ red: {said.splitlines()[0]} placed")
-    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == chosen.total
+        _wait_for(out, f"✓ red: {said} placed")
+    total = int(said.rsplit("= ", 1)[1])
+    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == total
 
 
 @pytest.mark.parametrize(
@@ -571,7 +571,9 @@ def test_a_reading_is_picked_by_its_number_or_an_ordinal(
     s = Session(Table.create(tmp_path / f"{lang}.sqlite", "venice-french", lang))
     say(s, "/seat rouge")
     shown = say(s, f"rouge: {ambiguous}")
-    assert "1. voisins x45" in shown and "2. voisins x5" in shown
+    house = find_house("venice-french")  # offered in the table's words, not notation
+    first, second = (reading_line(f"voisins x{x}", lang, house) for x in (45, 5))
+    assert f"1. {first}" in shown and f"2. {second}" in shown
     assert "3." not in shown  # only readings that are bets are offered
     say(s, pick)
     say(s, "")

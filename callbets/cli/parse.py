@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import AnnouncementError, InputError
 from ..language.parse import parse
-from ..language.readback import readback
+from ..language.readback import readback, reading_line
 from ..messages import message_in, printable, say_in
 from ..pictures.svg import announcement_svg
 from ..roulette.house import House, find_house
@@ -64,7 +64,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         echo(refused, sys.stderr)
         echo(_caret(err), sys.stderr)
         for reading in getattr(err, "readings", []):
-            print(f"  - {reading}", file=sys.stderr)
+            echo(f"  - {reading_line(reading, args.lang, house)}", sys.stderr)
         return EXIT_REFUSED
     print(readback(announcement, args.lang, house))
     print(f"notation: {announcement.notation()}")  # what a suite's "expect" holds

@@ -26,6 +26,7 @@ from prompt_toolkit.styles import Style
 
 from ..language.grammar import language
 from ..language.normalize import fold
+from ..language.readback import reading_line
 from ..messages import message_in
 from ..table import Table
 from .report import Fragments, error, line
@@ -174,8 +175,10 @@ def _voice(
         style = "class:warn" if h.kind == "ask" else "class:dim"
         reason = message_in(h.reason, lang)
         message: Fragments = line(say(lang, key, text=h.text, reason=reason), style)
-        for i, choice in enumerate(h.choices, 1):
-            message += line(f"  {i}. {choice}", "class:dim")
+        for i, choice in enumerate(h.choices, 1):  # in the table's words, not notation
+            message += line(
+                f"  {i}. {reading_line(choice, lang, session.table.house)}", "class:dim"
+            )
         readings[:] = list(h.texts)
         if len(readings) > 1:
             message += line(say(lang, "next_reading"), "class:dim")

@@ -34,7 +34,7 @@ from pathlib import Path
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..language.dialogue import confirmation, reading_choice
 from ..language.parse import number_said
-from ..language.readback import replay_name
+from ..language.readback import reading_line, replay_name
 from ..language.talk import CLOSE, table_talk
 from ..messages import message_in, say_in
 from ..pictures.svg import announcement_svg, svg
@@ -319,7 +319,8 @@ class Session:
             out += line(f"  {' ' * err.column}^", "class:error")
         if isinstance(err, AmbiguousError):
             for i, reading in enumerate(err.readings, 1):
-                out += line(f"  {i}. {reading}", "class:dim")
+                shown = reading_line(reading, self.lang, self.table.house)
+                out += line(f"  {i}. {shown}", "class:dim")
             if self.choices is not None:
                 out += line(f"  {say(self.lang, 'pick_reading')}", "class:dim")
         return out

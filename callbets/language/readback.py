@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._resources import language_words
-from ..roulette.announcement import Announcement, PlacedCall
+from ..errors import AnnouncementError
+from ..roulette.announcement import Announcement, PlacedCall, parse_notation
 from ..roulette.house import House
 from ..roulette.layout import Position
 
@@ -44,6 +45,16 @@ def called_name(call: str, lang: str) -> str:
     words = _words(lang)
     found: str = words.get("called", {}).get(call) or words["names"].get(call, call)
     return found
+
+
+def reading_line(notation: str, lang: str, house: House) -> str:
+    """One reading of an ambiguous announcement, in the table's words: "voisins du zéro,
+    9 pièces à 5 = 45" (the notation itself if it does not read as a bet here)."""
+    try:
+        calls = parse_notation(notation, house).calls
+    except (AnnouncementError, ValueError):
+        return notation
+    return " ; ".join(call_line(c, lang, house) for c in calls)
 
 
 def replay_name(kind: str, lang: str) -> str:
