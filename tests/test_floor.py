@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import psycopg
 
@@ -99,4 +100,21 @@ def test_a_table_that_cannot_be_read_is_shown_not_fatal(tmp_path):
     (tmp_path / "junk.sqlite").write_bytes(b"junk" * 100)
     proc = cb("floor", "--table", str(good), "--table", str(tmp_path / "junk.sqlite"), "--once")
     assert proc.returncode == 1 and "good.sqlite" in proc.stdout
-    assert "junk.sqlite  ! cannot be read" in proc.stdout and "Traceback" not in proc.stderr
+    junk = next(line for line in proc.stdout.splitlines() if line.startswith("junk.sqlite "))
+    assert "! cannot be read" in junk and "Traceback" not in proc.stderr
+
+
+def test_the_floor_reads_a_folder_speaks_its_language_and_keeps_long_names(tmp_path: Path):
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    long_name = "salle-privee-table-douze"  # longer than the old 12-character column
+    for name in ("t1", long_name):
+        t = Table.create(folder / f"{name}.sqlite", "france", "fr", croupier="marie")
+        t.add_player("rouge")
+        t.bet("rouge", "17 en plein à 30")  # France's maximum: flagged
+        t.close_file()
+    screen = cb("floor", "--table", str(folder), "--once", "--lang", "fr").stdout
+    assert f"{long_name}.sqlite" in screen  # whole, not cut at 12
+    assert "tables : 2" in screen and "ouvertes au jeu : 2" in screen
+    assert screen.count("! au maximum : plein 17") == 2  # the flags in the floor's words
+    assert "MAISON" in screen and "TABLE " in screen

@@ -10,40 +10,65 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..messages import shown
+from ..language.grammar import LANGUAGES
+from ..messages import message_in, say_in, shown
 from ..table.core import data_folder, make_data_folder
 from ..table.floor import LARGE_WIN, TableView, as_json, survey
 from ..table.watch import Watch
-from .options import EXIT_OK, EXIT_REFUSED, json_line, whole_number
+from .options import EXIT_OK, EXIT_REFUSED, json_line, lang_code, whole_number
 
 CLEAR = "\x1b[H\x1b[2J"
-HEAD = (f"{'TABLE':12} {'CROUPIER':12} {'HOUSE':14} {'ROUND':>5} {'BETS':6} {'STAKED':>8} "
-        f"{'PRISON':>7} {'WAIT':>4}  LAST NUMBERS")  # fmt: skip
+WIDEST_NAME = 40
+"""The most a table's or a croupier's name takes on a line (longer ones are cut)."""
 
 
-def _row(v: TableView) -> list[str]:
+def _widths(views: list[TableView]) -> tuple[int, int, int]:
+    """Columns as wide as the names they show (at least 5, at most :data:`WIDEST_NAME`)."""
+
+    def widest(names: list[str]) -> int:
+        return max(5, min(WIDEST_NAME, max((len(n) for n in names), default=5)))
+
+    return (widest([v.table for v in views]), widest([v.croupier for v in views]),
+            widest([v.house for v in views]))  # fmt: skip
+
+
+def _row(v: TableView, lang: str, w: tuple[int, int, int]) -> list[str]:
+    name, croupier, house = w
     if v.error:
-        return [f"{v.table[:12]:12} ! cannot be read: {v.error}"]
+        return [f"{v.table[:name]:{name}} {say_in(lang, 'floor_unreadable', reason=v.error)}"]
     numbers = " ".join(map(str, v.last_numbers))
-    line = (f"{v.table[:12]:12} {v.croupier[:12]:12} {v.house[:14]:14} {v.round:5} "
-            f"{v.betting:6} {v.staked:8} {v.prison:7} {v.pending:4}  {numbers}")  # fmt: skip
-    return [line, *(f"{'':12} ! {flag}" for flag in v.flags)]
+    betting = say_in(lang, f"status_{v.betting}") if v.betting else ""
+    names = f"{v.table[:name]:{name}} {v.croupier[:croupier]:{croupier}} {v.house[:house]:{house}}"
+    line = (f"{names} {v.round:5} {betting[:8]:8} {v.staked:8} {v.prison:8} {v.pending:4}  "
+            f"{numbers}")  # fmt: skip
+    return [line, *(f"{'':{name}} ! {message_in(flag, lang)}" for flag in v.flags)]
 
 
-def render(views: list[TableView], width: int, height: int) -> str:
-    """One screen: a header, a line per table and its flags, cut to fit."""
+def _head(lang: str, w: tuple[int, int, int]) -> str:
+    table, croupier, house, rounds, bets, staked, prison, wait, last = say_in(
+        lang, "floor_columns"
+    ).split("|")
+    name, who, where = w
+    return (f"{table:{name}} {croupier:{who}} {house:{where}} {rounds:>5} {bets:8} {staked:>8} "
+            f"{prison:>8} {wait:>4}  {last}")  # fmt: skip
+
+
+def render(views: list[TableView], width: int, height: int, lang: str = "en") -> str:
+    """One screen in the floor's language: a header, a line per table and its flags, cut
+    to fit."""
     total = as_json(views)
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    w = _widths(views)
     lines = [
-        f"callbets floor · {len(views)} tables, {total['open_tables']} open for bets · "
-        f"staked {total['staked']} · prison {total['prison']} · {total['flags']} flags · {now}",
-        HEAD,
-    ]
+        say_in(lang, "floor_title", tables=len(views), open=total["open_tables"],
+               staked=total["staked"], prison=total["prison"], flags=total["flags"], now=now),
+        _head(lang, w),
+    ]  # fmt: skip
     for v in views:  # names, croupiers and reasons come from the tables: shown safely
-        lines += [shown(line) for line in _row(v)]
+        lines += [shown(line) for line in _row(v, lang, w)]
     if len(lines) > height - 1:
         hidden = len(lines) - (height - 2)
-        lines = [*lines[: height - 2], f"… {hidden} more lines (a taller window, or --json)"]
+        lines = [*lines[: height - 2], say_in(lang, "floor_more_lines", count=hidden)]
     return "\n".join(line[:width] for line in lines) + "\n"
 
 
@@ -62,9 +87,9 @@ def cmd_floor(args: argparse.Namespace) -> int:
             views = survey(args.table, args.large_win, watch)
             if live:  # one screen, cut to fit; printed once, every line whole
                 size = shutil.get_terminal_size((100, 40))
-                sys.stdout.write(CLEAR + render(views, size.columns, size.lines))
+                sys.stdout.write(CLEAR + render(views, size.columns, size.lines, args.lang))
             else:
-                sys.stdout.write(render(views, sys.maxsize, sys.maxsize))
+                sys.stdout.write(render(views, sys.maxsize, sys.maxsize, args.lang))
             sys.stdout.flush()
             if not live:
                 return EXIT_REFUSED if any(v.error for v in views) else EXIT_OK
@@ -88,8 +113,8 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument(
         "--table", metavar="URL|FILE", action="append", required=True,
-        help="a PostgreSQL database (all its tables), one table (…?table=T12) or a table "
-        "file; repeat for more",
+        help="a PostgreSQL database (all its tables), one table (…?table=T12), a table "
+        "file, or a folder (every *.sqlite table file in it); repeat for more",
     )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print one JSON snapshot and stop")
     p.add_argument("--once", action="store_true", help="print the screen once and stop")
@@ -105,4 +130,6 @@ def add_commands(sub: Any) -> None:
         "audit, even after a restart (default: %(default)s; owner-only, only appended to)",
     )  # fmt: skip
     p.add_argument("--no-anchor", action="store_true", help="keep no heads (memory only)")
+    p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="en",
+                   help="the floor's language (default: en)")  # fmt: skip
     p.set_defaults(run=cmd_floor)

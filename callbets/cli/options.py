@@ -80,7 +80,7 @@ def winning_number(value: str) -> int:
         else next((n for n in heard if n is not None), None)
     )
     if number is None or not 0 <= number <= 36:
-        raise argparse.ArgumentTypeError(f"'{value[:40]}': the winning number, 0 to 36")
+        raise argparse.ArgumentTypeError(f"'{value[:40]}': the winning number, from 0 to 36")
     return number
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CallbetsError
-from ..messages import redacted
+from ..messages import redacted, said
 from ..roulette.limits import room, totals
 from .postgres import split_url, table_ids, url_label
 from .store import is_url
@@ -84,7 +84,8 @@ def survey(
 
 
 def expand(locations: Iterable[str | Path]) -> list[str | Path]:
-    """Locations with a whole database replaced by each of its tables.
+    """Locations with a whole database replaced by each of its tables, and a folder by
+    each table file (``*.sqlite``) in it.
 
     :raises TableError: a database that cannot be reached or has no callbets schema.
     """
@@ -93,6 +94,8 @@ def expand(locations: Iterable[str | Path]) -> list[str | Path]:
         if is_url(where) and not split_url(str(where))[1]:
             sep = "&" if "?" in str(where) else "?"
             out += [f"{where}{sep}table={name}" for name in table_ids(str(where))]
+        elif not is_url(where) and Path(where).is_dir():  # a folder: each table file in it
+            out += sorted(p for p in Path(where).glob("*.sqlite") if p.is_file())
         else:
             out.append(where)
     return out
@@ -150,7 +153,7 @@ def _croupier(table: Table) -> str:
 
 def _at_maximum(table: Table) -> list[str]:
     full = [p for p, total in totals(table.on_layout()).items() if room(p, table.house, total) == 0]
-    return [f"at the maximum: {p}" for p in sorted(full, key=str)]
+    return [said("floor_at_maximum", position=p) for p in sorted(full, key=str)]
 
 
 def _large_wins(table: Table, large_win: int) -> list[str]:
@@ -162,12 +165,12 @@ def _large_wins(table: Table, large_win: int) -> list[str]:
     try:
         players = json.loads(row[1]).get("players", {})
         return [
-            f"large win: {name} +{money(Fraction(entry['net']))} on round {row[0]}"
+            said("floor_large_win", player=name, net=money(Fraction(entry["net"])), round=row[0])
             for name, entry in players.items()
             if entry["net"] >= large_win
         ]
     except (ValueError, TypeError, AttributeError, KeyError, OverflowError):
-        return [f"round {row[0]}: its settlement cannot be read"]
+        return [said("floor_settlement_unreadable", round=row[0])]
 
 
 def as_json(views: list[TableView]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import AuditKeyError, CallbetsError
-from ..messages import message_in
+from ..messages import Said, said
 from .anchor import kept_heads, record_head
 from .books import table_chain
 from .chain import Head
@@ -55,9 +55,9 @@ class Watch:
             cut = self._cut(table)
             found = cut + self._proof(table, head)
         except AuditKeyError as err:
-            return [message_in(err, "en")]
+            return [said("floor_keyed", reason=_reason(err))]
         except CallbetsError as err:
-            return [f"the audit cannot be checked: {message_in(err, 'en')}"]
+            return [said("floor_unchecked", reason=_reason(err))]
         if not cut and head != self.seen.get(table.uid):
             self._keep(table.uid, head)
         return found
@@ -71,7 +71,7 @@ class Watch:
         if not verdict:
             return []
         now = table.head().rows
-        return [f"AUDIT {verdict.upper()}: the floor saw head {seen}, the audit has {now} rows"]
+        return [said(f"floor_audit_{verdict}", head=seen, rows=now)]
 
     def _proof(self, table: Table, head: Head) -> list[str]:
         last = self.proofs.get(table.uid)
@@ -84,13 +84,15 @@ class Watch:
             broken = [] if check.ok else [_broken(check.first_bad, check.reason)]
             return broken + last.flags
         found = table.verify()
-        flags = [] if found.chain.ok else [_broken(found.chain.first_bad, found.chain.reason)]
-        flags += [f"books: {message_in(p, 'en')}" for p in found.problems]
-        differences = [message_in(d, "en") for d in found.replayed]
-        flags += [f"STATE NOT FROM ITS AUDIT: {d}" for d in differences[:SHOWN_DIFFERENCES]]
+        flags: list[str] = []
+        if not found.chain.ok:
+            flags.append(_broken(found.chain.first_bad, found.chain.reason))
+        flags += [said("floor_books", problem=p) for p in found.problems]
+        differences = found.replayed
+        flags += [said("floor_state", difference=d) for d in differences[:SHOWN_DIFFERENCES]]
         if len(differences) > SHOWN_DIFFERENCES:
             more = len(differences) - SHOWN_DIFFERENCES
-            flags.append(f"… {more} more differences (callbets table verify)")
+            flags.append(said("floor_more", count=more))
         self.proofs[table.uid] = Proof(head, time.monotonic(), flags)
         return flags
 
@@ -106,5 +108,11 @@ class Watch:
             record_head(self.anchor, uid, head)
 
 
-def _broken(seq: int | None, reason: object) -> str:
-    return f"AUDIT CHAIN BROKEN at row {seq}: {message_in(reason, 'en')}"
+def _broken(seq: int | None, reason: object) -> Said:
+    return said("floor_chain_broken", seq=seq, reason=reason)
+
+
+def _reason(err: CallbetsError) -> object:
+    """An error's message, kept to be said in the floor's language."""
+    found: object = getattr(err, "message", None) or (err.args[0] if err.args else err)
+    return found
