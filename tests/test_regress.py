@@ -160,3 +160,21 @@ def test_recording_a_suite_keeps_a_refused_announcement_when_asked(
     replies = iter(answers)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(replies))
     assert record._expect(typed, "en") == kept
+
+
+def test_a_must_refuse_item_that_is_asked_is_not_a_wrong_first_reading(tmp_path: Path):
+    """Issue 23: an item that must be refused and is asked (never accepted) counted as a
+    wrong first reading in the summary."""
+    from callbets.regress.runner import Item, run_text, summary
+
+    asked = run_text(Item("fr-1", "fr", "refuse", text="voisins 45"))  # ambiguous: asked
+    right = run_text(Item("fr-2", "fr", "voisins x5", text="voisins à 5"))
+    assert asked.outcome == "exact" and asked.first_right is None
+    assert summary([asked, right])["first_reading"] == {"right": 1, "read": 1}
+
+
+def test_recording_needs_the_suite_named(tmp_path: Path):
+    proc = subprocess.run([sys.executable, "-m", "callbets", "regress", "record", "--lang", "fr"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)  # fmt: skip
+    assert proc.returncode == 2 and "SUITE" in proc.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written into the current folder

@@ -16,7 +16,7 @@ import os
 import wave
 from pathlib import Path
 
-from ..errors import AnnouncementError
+from ..errors import AnnouncementError, InputError
 from ..files import open_regular
 from ..language.parse import parse
 from ..speech.audio import RATE, open_microphone
@@ -40,7 +40,9 @@ def _expect(text: str, lang: str) -> str | None:
 
 def record(args: argparse.Namespace) -> int:
     """Prompt for an announcement, record it, and append the item to the suite."""
-    folder = Path(args.suites[1]) if len(args.suites) > 1 else Path(".")
+    if len(args.suites) < 2:  # never into the current folder by default
+        raise InputError("name the suite's folder: callbets regress record SUITE --lang L")
+    folder = Path(args.suites[1])
     folder.mkdir(parents=True, exist_ok=True)
     manifest = folder / "manifest.jsonl"
     microphone = open_microphone(0.05)

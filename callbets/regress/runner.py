@@ -212,9 +212,12 @@ def word_error_rate(reference: str, hypothesis: str) -> float:
     return row[len(hyp)] / max(1, len(ref))
 
 
-def _right(item: Item, got: str) -> bool:
-    """Whether a reading has the expected chips."""
-    return item.expect != "refuse" and _chips(item.expect, item.house) == _chips(got, item.house)
+def _right(item: Item, got: str) -> bool | None:
+    """Whether a reading has the expected chips (None for an item that must be refused:
+    no reading of it is right or wrong, what counts is that none is accepted)."""
+    if item.expect == "refuse":
+        return None
+    return _chips(item.expect, item.house) == _chips(got, item.house)
 
 
 def _compare(item: Item, got: str, heard: str) -> Result:
