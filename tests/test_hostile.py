@@ -110,8 +110,8 @@ def test_jsonl_lines_are_the_inputs_newlines_from_stdin_and_from_a_file(tmp_path
     out = [json.loads(line) for line in from_stdin.stdout.decode().split("\n")[:-1]]
     assert len(out) == 5  # 6 lines, one blank; a bare CR is part of its line
     assert out[0]["input"] == "voisins à 5\rtiers"
-    assert out[2]["error"] == {
-        "kind": "encoding", "message": "line 3 is not UTF-8 text (byte 1)", "line": 3
+    assert out[2]["error"] == {  # in the language asked (French, the default)
+        "kind": "encoding", "message": "la ligne 3 n'est pas du texte UTF-8 (octet 1)", "line": 3
     }  # fmt: skip
     assert out[3]["ok"] is True and out[3]["input"] == "noir à 5"  # the stream went on
     assert out[4]["ok"] is False

@@ -14,7 +14,7 @@ from ..errors import CallbetsError, InputError
 from ..language.dialogue import zero_choice, zero_move
 from ..language.grammar import LANGUAGES
 from ..language.parse import number_said, parse
-from ..messages import message_in, shown
+from ..messages import message_in, say_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -179,7 +179,9 @@ def input_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes]]:
         yield number, line
 
 
-def answer_lines(source: str, command: str, answer: Callable[[str], dict[str, Any]]) -> int:
+def answer_lines(
+    source: str, command: str, answer: Callable[[str], dict[str, Any]], lang: str = "en"
+) -> int:
     """One announcement per input line (stdin for ``-``), one JSON object per line out.
 
     Lines are the input's ``\n`` lines, the same from stdin and from a file.  Blank lines
@@ -194,7 +196,7 @@ def answer_lines(source: str, command: str, answer: Callable[[str], dict[str, An
             if source != "-":
                 stream = stack.enter_context(open(source, "rb"))
             for number, raw in input_lines(stream):
-                result = _answer_one(number, raw, answer)
+                result = _answer_one(number, raw, answer, lang)
                 if result is not None:
                     print(json_line(result), flush=True)
     except OSError as err:
@@ -204,8 +206,9 @@ def answer_lines(source: str, command: str, answer: Callable[[str], dict[str, An
 
 
 def _answer_one(
-    number: int, raw: bytes, answer: Callable[[str], dict[str, Any]]
+    number: int, raw: bytes, answer: Callable[[str], dict[str, Any]], lang: str = "en"
 ) -> dict[str, Any] | None:
+    """The answer to one line, its errors said in ``lang``."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -214,19 +217,19 @@ def _answer_one(
             "ok": False,
             "error": {
                 "kind": "encoding",
-                "message": f"line {number} is not UTF-8 text (byte {err.start + 1})",
+                "message": say_in(lang, "line_not_utf8", line=number, byte=err.start + 1),
                 "line": number,
             },
         }
     if not text.strip():
         return None
     if len(raw) >= MAX_LINE_BYTES:
-        return _line_error(text[:80] + "…", number, "unrecognized",
-                           f"line {number} is longer than {MAX_LINE_BYTES} bytes")  # fmt: skip
+        too_long = say_in(lang, "line_too_long", line=number, most=MAX_LINE_BYTES)
+        return _line_error(text[:80] + "…", number, "unrecognized", too_long)
     try:
         return answer(text)
     except CallbetsError as err:
-        return _line_error(text, number, getattr(err, "kind", "error"), str(err))
+        return _line_error(text, number, getattr(err, "kind", "error"), message_in(err, lang))
     except Exception as err:
         return _line_error(text, number, "internal", f"callbets could not answer: {err!r}")
 

@@ -46,7 +46,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
     if args.jsonl is not None:
         if args.text:
             raise InputError("give TEXT or --jsonl, not both")
-        return answer_lines(args.jsonl, "parse", lambda t: _parse_json(t, args.lang, house))
+        return answer_lines(
+            args.jsonl, "parse", lambda t: _parse_json(t, args.lang, house), args.lang
+        )
     text = " ".join(args.text)
     if not text.strip():
         raise InputError("nothing to parse: give TEXT, or --jsonl FILE")

@@ -114,7 +114,7 @@ def cmd_settle(args: argparse.Namespace) -> int:
         return 2
     house = find_house(args.house)
     if args.jsonl is not None:
-        return answer_lines(args.jsonl, "settle", lambda t: _settle_one(t, args, house))
+        return answer_lines(args.jsonl, "settle", lambda t: _settle_one(t, args, house), args.lang)
     text = " ".join(args.text)
     data = _settle_one(text, args, house)
     if args.json:
