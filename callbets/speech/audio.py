@@ -149,14 +149,9 @@ def _sounddevice() -> object:
     try:
         import sounddevice  # optional dependency (the speech extra; needs PortAudio)
     except ImportError as err:
-        raise SpeechUnavailable(
-            "the microphone needs the 'sounddevice' package: pip install 'callbets[speech]'"
-        ) from err
+        raise SpeechUnavailable(said("mic_no_sounddevice")) from err
     except OSError as err:  # PortAudio itself is missing
-        raise SpeechUnavailable(
-            "the microphone needs the PortAudio library, which this machine lacks "
-            "(Debian/Ubuntu: apt-get install libportaudio2)"
-        ) from err
+        raise SpeechUnavailable(said("mic_no_portaudio")) from err
     return sounddevice
 
 
@@ -192,14 +187,14 @@ def open_microphone(seconds_per_block: float = 0.1) -> Microphone:
     try:
         device = sd.query_devices(kind="input")
     except Exception as err:  # sounddevice raises PortAudioError or ValueError here
-        raise SpeechUnavailable(f"no microphone found on this machine ({err})") from err
+        raise SpeechUnavailable(said("mic_none", reason=err)) from err
     name = str(device.get("name", "?")) if isinstance(device, dict) else "?"
     frames = int(RATE * seconds_per_block)
     try:
         stream = sd.RawInputStream(samplerate=RATE, channels=1, dtype="int16", blocksize=frames)
         stream.start()
     except Exception as err:
-        raise SpeechUnavailable(f"cannot open the microphone '{name}': {err}") from err
+        raise SpeechUnavailable(said("mic_cannot_open", name=name, reason=err)) from err
     return Microphone(name, stream, frames)
 
 

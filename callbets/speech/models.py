@@ -83,16 +83,10 @@ def check_model_dir(path: Path) -> None:
     """
     if not is_model(path):
         places = ", ".join(str(p) for p in search_path())
-        raise ModelUnusable(
-            f"no Vosk model at {path} (looked in {places}); fetch one and run "
-            "'callbets models install FILE.zip' (see models/README.md)"
-        )
+        raise ModelUnusable(said("vosk_no_model", path=path, places=places))
     graph = path / "graph"
     if (graph / "HCLG.fst").exists() and not (graph / "HCLr.fst").exists():
-        raise ModelUnusable(
-            f"the Vosk model at {path} has a static graph (HCLG.fst) and ignores runtime "
-            "grammars; use a small model such as vosk-model-small-fr-0.22"
-        )
+        raise ModelUnusable(said("vosk_static_graph", path=path))
 
 
 def folder_size(path: Path) -> int:

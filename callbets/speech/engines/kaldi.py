@@ -68,9 +68,7 @@ class VoskEngine:
         try:
             import vosk  # optional dependency (the speech extra)
         except ImportError as err:
-            raise SpeechUnavailable(
-                "Vosk is not installed: pip install 'callbets[speech]'"
-            ) from err
+            raise SpeechUnavailable(said("vosk_not_installed")) from err
         self.lang = lang
         self.path = model_path(lang, path)
         self.model_name = str(self.path)
