@@ -70,6 +70,16 @@ def test_no_mutant_becomes_a_wrong_bet(mutation_run):
     assert not wrong, "\n".join(wrong)
 
 
+def test_the_shared_sample_is_mutated_too():
+    """The shared sample (../shared/corpus/sample.jsonl) is not in a clone of this
+    repository: where it is missing, the run above mutates the project's own corpus only,
+    and this says so instead of checking fewer mutants in silence."""
+    sample = SOURCES[-1]
+    if not sample.exists():
+        pytest.skip(f"{sample} is missing: mutants of the project's corpus only")
+    assert any(line.strip() for line in sample.read_text(encoding="utf-8").splitlines())
+
+
 def test_every_kind_of_mutant_is_made_in_numbers(mutation_run):
     counts, _ = mutation_run
     for kind in KINDS:
