@@ -235,7 +235,7 @@ def test_ambiguous_announcements_list_their_readings(session: Session) -> None:
 def test_clear_and_unknown_commands(session: Session) -> None:
     say(session, "rouge: tiers à 2")
     say(session, "")
-    assert "rouge : 6 mises retirées" in say(session, "/clear rouge")
+    assert "rouge : mises retirées : 6" in say(session, "/clear rouge")  # no '1 mises'
     assert "commande inconnue '/spin'" in say(session, "/spin 5")
     assert "ne peut pas contenir ':'" in say(session, "/seat a:b")
     assert "il faut l'extra speech" in say(session, "/voice")
@@ -253,7 +253,7 @@ def test_the_status_line(session: Session) -> None:
     say(session, "rouge: tiers à 2")
     say(session, "")
     status = session.status()
-    assert "coup 1 │ FAITES VOS JEUX │ rouge 12 bleu 0 │ misé 12 │ prison 0 │ 0 coups" in status
+    assert "coup 1 │ FAITES VOS JEUX │ rouge 12 bleu 0 │ misé 12 │ prison 0 │ coups : 0" in status
 
 
 # ---- table talk and completion ---------------------------------------------------
