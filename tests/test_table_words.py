@@ -64,3 +64,31 @@ def test_an_evening_at_the_table_speaks_its_language(tmp_path: Path, lang: str) 
                 continue  # a command to type
             found = ENGLISH.search(line.replace("callbets table verify", ""))
             assert found is None, f"{found.group(0)!r} in {line!r}"
+
+
+CONSOLE = {
+    "fr": ["/asseoir rouge bleu", "rouge: 17 en plein à 1000", "", "bleu: rouge à 10", "",
+           "rouge: finale 7 à 2", "", "rouge: voisins 45", "2", "", "rouge: pas de cheval 5/9",
+           "rouge: tiers à 5", "annule", "/tableau", "rien ne va plus", "0", "bleu: à partager",
+           "", "rouge: à refaire", "/dernier", "rien ne va plus", "dix-sept", "/rapport",
+           "rouge: noir à 5", "/aide"],
+    "it": ["/sedere rosso blu", "rosso: 17 pieno da 1000", "", "blu: rosso da 10", "",
+           "rosso: finale 7 da 2", "", "rosso: vicini 45", "2", "", "rosso: cavallo 5/9",
+           "rosso: serie 5/8 da 5", "annulla", "/tavolo", "rien ne va plus", "0",
+           "blu: spostare su nero", "", "rosso: a rifare", "/ultimo", "rien ne va plus",
+           "diciassette", "/rapporto", "rosso: nero da 5", "/aiuto"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", sorted(CONSOLE))
+def test_an_evening_at_the_console_speaks_its_language(tmp_path: Path, lang: str) -> None:
+    from callbets.console.report import plain
+    from callbets.console.session import Session
+    from callbets.table import Table
+
+    session = Session(Table.create(tmp_path / "t.sqlite", "venice-french", lang))
+    for typed in CONSOLE[lang]:
+        for line in plain(session.handle(typed)).splitlines():
+            found = ENGLISH.search(line.replace("callbets table verify", ""))
+            assert found is None, f"{found.group(0)!r} in {line!r} (after {typed!r})"
+    assert session.table.ended  # the whole evening was played
