@@ -46,9 +46,32 @@ def _runner() -> str | None:
     raise RuntimeError("running as root with no unprivileged user to run PostgreSQL")
 
 
+class Cluster:
+    """A running cluster of our own: its URL, and ``stop``/``start`` (a server restart,
+    a server down, for the tests that need one)."""
+
+    def __init__(self, folder: Path, bin_dir: Path, user: str | None) -> None:
+        self.folder, self.bin_dir, self.user = folder, bin_dir, user
+        self.port = _free_port()
+        self.url = f"postgresql://callbets@127.0.0.1:{self.port}/postgres"
+
+    def run(self, *args: str) -> None:
+        subprocess.run(args, check=True, capture_output=True, user=self.user, cwd=self.folder)
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
+                   "-c fsync=off -c full_page_writes=off -c max_connections=60")  # fmt: skip
+        self.run(str(self.bin_dir / "pg_ctl"), "-D", str(self.folder / "data"), "-o", options,
+                 "-l", str(self.folder / "server.log"), "-w", "-t", "60", "start")  # fmt: skip
+
+    def stop(self) -> None:
+        self.run(str(self.bin_dir / "pg_ctl"), "-D", str(self.folder / "data"), "-m",
+                 "immediate", "-w", "stop")  # fmt: skip
+
+
 @contextlib.contextmanager
-def throwaway_server() -> Iterator[str]:
-    """Start a cluster; yield the URL of its ``postgres`` database (user ``callbets``)."""
+def own_server() -> Iterator[Cluster]:
+    """A new cluster, started; stopped and removed afterwards."""
     bin_dir = server_bin()
     if bin_dir is None:
         raise FileNotFoundError("no PostgreSQL server binaries (initdb, pg_ctl)")
@@ -56,21 +79,22 @@ def throwaway_server() -> Iterator[str]:
     user = _runner()
     if user is not None:
         shutil.chown(folder, user)
-    data, port = folder / "data", _free_port()
-
-    def run(*args: str) -> None:
-        subprocess.run(args, check=True, capture_output=True, user=user, cwd=folder)
-
+    cluster = Cluster(folder, bin_dir, user)
     try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "callbets", "-A", "trust",
-            "-E", "UTF8", "--no-sync", "--locale=C")  # fmt: skip
-        options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c full_page_writes=off -c max_connections=60")  # fmt: skip
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l",
-            str(folder / "server.log"), "-w", "-t", "60", "start")  # fmt: skip
+        cluster.run(str(bin_dir / "initdb"), "-D", str(folder / "data"), "-U", "callbets",
+                    "-A", "trust", "-E", "UTF8", "--no-sync", "--locale=C")  # fmt: skip
+        cluster.start()
         try:
-            yield f"postgresql://callbets@127.0.0.1:{port}/postgres"
+            yield cluster
         finally:
-            run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+            with contextlib.suppress(subprocess.CalledProcessError):  # stopped by its test
+                cluster.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def throwaway_server() -> Iterator[str]:
+    """Start a cluster; yield the URL of its ``postgres`` database (user ``callbets``)."""
+    with own_server() as cluster:
+        yield cluster.url

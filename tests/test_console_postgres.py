@@ -15,8 +15,7 @@ import pytest
 from callbets.table import Table
 from callbets.table.locations import upgrade
 
-from .pg_cluster import own_server
-from .postgres_server import server_bin
+from .postgres_server import own_server, server_bin
 from .test_console_tmux import Terminal, terminal  # noqa: F401  (the fixture)
 
 if server_bin() is None:
