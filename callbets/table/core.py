@@ -178,6 +178,15 @@ class TableCore:
                                  key=key)  # fmt: skip
         return None if value is None else str(value)
 
+    _keyed_by: tuple[str | None, str | None] | None = None
+
+    def _keying(self) -> tuple[str | None, str | None] | None:
+        """The table's identity and key check, read once (they never change), or None
+        while the table is being made."""
+        if self._keyed_by is None and self._meta_or_none("format") is not None:
+            self._keyed_by = (self._meta_or_none("uid"), self._meta_or_none("key_check"))
+        return self._keyed_by
+
     def _audit_key(self) -> bytes | None:
         """The key this table's audit rows are written with: ``$CALLBETS_AUDIT_KEY`` for a
         table opened with one (and it must be that key), none for a table opened without.
@@ -185,7 +194,7 @@ class TableCore:
         :raises AuditKeyError: the key is missing, another one, or set for a table
             opened without a key.
         """
-        return table_key(self._meta_or_none("uid"), self._meta_or_none("key_check"))
+        return table_key(*(self._keying() or (None, None)))
 
     def _set_meta(self, key: str, value: str) -> None:
         self.store.rows("UPDATE meta SET value = :value WHERE table_id = :t AND key = :key",
@@ -197,8 +206,10 @@ class TableCore:
         last = self.store.one(
             "SELECT id, hash FROM audit WHERE table_id = :t ORDER BY id DESC LIMIT 1"
         )
-        first = genesis(self._meta_or_none("uid"))
-        seq, previous = (last[0] + 1, last[1] or GENESIS) if last else (1, first)
+        if last:
+            seq, previous = last[0] + 1, last[1] or GENESIS
+        else:  # the first row chains to the table's identity
+            seq, previous = 1, genesis((self._keying() or (None, None))[0])
         ts, body = timestamp(), json.dumps({**payload, "by": self.who}, ensure_ascii=False)
         self.store.rows(
             "INSERT INTO audit (table_id, id, ts, kind, payload, hash)"
@@ -216,7 +227,7 @@ class TableCore:
         if house is not None and house.require_croupier and "croupier" not in self.who:
             raise TableError(said("croupier_required", house=house.name))
         with self.store.transaction():
-            if self._meta_or_none("format") is not None:  # not while the table is made
+            if self._keying() is not None:  # not while the table is made
                 self._audit_key()
             yield
             self._before_commit()
