@@ -37,7 +37,7 @@ def test_bad_input_exits_2_with_one_line_before_any_work(args: list[str], tmp_pa
     assert lines and "Traceback" not in proc.stderr
     assert "which language" not in proc.stderr  # the missing file is said first
     if args[0] == "regress":
-        assert "nothing was run" in proc.stderr and proc.stdout == ""
+        assert "rien n'a été lancé" in proc.stderr and proc.stdout == ""  # --lang: fr
 
 
 def _env() -> dict[str, str]:
@@ -58,4 +58,4 @@ def test_a_language_in_capitals_and_a_number_in_words_are_understood(tmp_path: P
 
 
 def test_transcribe_says_its_default_language():
-    assert "(default: en)" in cb("transcribe", "--help").stdout
+    assert "(default: fr" in cb("transcribe", "--help").stdout

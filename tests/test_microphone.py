@@ -112,13 +112,21 @@ def test_listen_json_through_an_audio_server_agrees_with_transcribe_stream(audio
     file's.)"""
     path = tmp_path / "session.wav"
     expected = session(path)
-    file_run = subprocess.run([sys.executable, "-m", "callbets", "transcribe", "--stream",
-                               str(path)], capture_output=True, text=True, timeout=300)  # fmt: skip
+    file_run = subprocess.run(
+        [sys.executable, "-m", "callbets", "transcribe", "--lang", "en", "--stream", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     from_file = [json.loads(x) for x in file_run.stdout.splitlines()]
 
-    listen = subprocess.Popen([sys.executable, "-m", "callbets", "listen", "--json"],
-                              env=audio_server, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)  # fmt: skip
+    listen = subprocess.Popen(
+        [sys.executable, "-m", "callbets", "listen", "--lang", "en", "--json"],
+        env=audio_server,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert listen.stderr is not None
     assert listen.stderr.readline().startswith("listening (pocketsphinx, en")
     subprocess.run(["paplay", str(path)], env=audio_server, check=True)

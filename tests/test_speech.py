@@ -123,8 +123,12 @@ def test_default_engines(tmp_path: Path, monkeypatch):
 def transcribe_json(path: Path) -> dict[str, object]:
     """``callbets transcribe`` of a one-utterance recording, in a process of its own (a
     fresh decoder, as at the start of a session)."""
-    proc = subprocess.run([sys.executable, "-m", "callbets", "transcribe", str(path)],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbets", "transcribe", "--lang", "en", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     (line,) = [json.loads(x) for x in proc.stdout.splitlines()]
     return dict(line)
 

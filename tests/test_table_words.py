@@ -92,3 +92,37 @@ def test_an_evening_at_the_console_speaks_its_language(tmp_path: Path, lang: str
             found = ENGLISH.search(line.replace("callbets table verify", ""))
             assert found is None, f"{found.group(0)!r} in {line!r} (after {typed!r})"
     assert session.table.ended  # the whole evening was played
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_bad_input_is_refused_in_the_table_language(lang: str) -> None:
+    """Issue 23's class: bad input says why in the user's language, not in English."""
+    for args in (["parse", "  "], ["settle", "--spin", "40", "rouge"]):
+        english = run(*args, "--lang", "en")
+        said = run(*args, "--lang", lang)
+        assert said.strip() and said != english, (args, said)
+        assert not ENGLISH.search(said) and "nothing" not in said and "wheel" not in said
+
+
+@pytest.mark.parametrize(
+    ("lang", "unclear", "clear"),
+    [("fr", "cinq huit", "tiers à cinq"), ("it", "cinque otto", "serie 5/8 da cinque")],
+)  # fmt: skip
+def test_listen_says_its_decisions_in_the_table_language(lang, unclear, clear) -> None:
+    """What ``callbets listen`` prints of a refusal, a doubt and a clear reading."""
+    from callbets.cli.speech import say_decision
+    from callbets.roulette.house import find_house
+    from callbets.speech.decide import decide
+    from callbets.speech.engines import Candidate, Hearing
+
+    def heard(text: str, sure: float) -> Hearing:
+        words = tuple((w, sure) for w in text.split())
+        return Hearing((Candidate(text, 1.0, words),), "vosk")
+
+    house = find_house("venice-french")
+    for text, sure in ((unclear, 0.99), (clear, 0.4), (clear, 0.99), ("bonjour", 0.99)):
+        lines = say_decision(decide(heard(text, sure), lang, house), lang, house)
+        english = say_decision(decide(heard(text, sure), "en", house), "en", house)
+        assert lines and lines != english, text
+        for line in lines:
+            assert not ENGLISH.search(line) and "not sure" not in line, line

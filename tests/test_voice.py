@@ -435,9 +435,22 @@ def test_several_announcements_in_a_row_are_separate_utterances(tmp_path: Path):
         w.setframerate(RATE)
         w.writeframes(pcm)
     proc = subprocess.run(
-        [sys.executable, "-m", "callbets", "transcribe", "--stream", "--block-ms", "50",
-         str(path)], capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "callbets",
+            "transcribe",
+            "--lang",
+            "en",
+            "--stream",
+            "--block-ms",
+            "50",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     lines = [json.loads(x) for x in proc.stdout.splitlines()]
     assert [x["utterance"] for x in lines] == [0, 1, 2], proc.stderr
     for line, item in zip(lines, items, strict=True):
@@ -457,8 +470,12 @@ def test_transcribe_a_silent_file_says_nothing_was_heard(tmp_path: Path):
         w.setsampwidth(2)
         w.setframerate(RATE)
         w.writeframes(noise(2.0, 40))
-    proc = subprocess.run([sys.executable, "-m", "callbets", "transcribe", str(path)],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbets", "transcribe", "--lang", "en", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     (line,) = [json.loads(x) for x in proc.stdout.splitlines()]
     assert (
         line["decision"]["kind"] == "refuse" and "nothing was heard" in line["decision"]["reason"]
@@ -489,8 +506,12 @@ def test_the_end_of_an_announcement_said_after_a_pause_is_never_a_bet_alone(
         w.setsampwidth(2)
         w.setframerate(RATE)
         w.writeframes(read_wav(FIXTURES / first) + pause + read_wav(FIXTURES / second) + tail)
-    proc = subprocess.run([sys.executable, "-m", "callbets", "transcribe", str(path)],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbets", "transcribe", "--lang", "en", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     lines = [json.loads(x) for x in proc.stdout.splitlines()]
     assert lines, proc.stderr
     want = parse_notation(whole, find_house()).merged()

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import AnnouncementError, InputError
 from ..language.parse import parse
 from ..language.readback import readback, reading_line
-from ..messages import message_in, printable, say_in
+from ..messages import message_in, printable, said, say_in
 from ..pictures.svg import announcement_svg
 from ..roulette.house import House, find_house
 from .options import (
@@ -45,13 +45,13 @@ def cmd_parse(args: argparse.Namespace) -> int:
     house = find_house(args.house)
     if args.jsonl is not None:
         if args.text:
-            raise InputError("give TEXT or --jsonl, not both")
+            raise InputError(said("cli_text_or_jsonl"))
         return answer_lines(
             args.jsonl, "parse", lambda t: _parse_json(t, args.lang, house), args.lang
         )
     text = " ".join(args.text)
     if not text.strip():
-        raise InputError("nothing to parse: give TEXT, or --jsonl FILE")
+        raise InputError(said("cli_nothing_to_parse"))
     if args.json:
         result = _parse_json(text, args.lang, house)
         print(json_line(result))
@@ -69,7 +69,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
             echo(f"  - {reading_line(reading, args.lang, house)}", sys.stderr)
         return EXIT_REFUSED
     print(readback(announcement, args.lang, house))
-    print(f"notation: {announcement.notation()}")  # what a suite's "expect" holds
+    print(say_in(args.lang, "cli_notation", notation=announcement.notation()))  # a suite's "expect"
     if args.svg:
         Path(args.svg).write_text(announcement_svg(announcement, text), encoding="utf-8")
         print(say_in(args.lang, "cli_picture_written", file=args.svg))

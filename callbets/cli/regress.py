@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..language.grammar import LANGUAGES
+from ..messages import said
 from ..regress.enrol import HOLD_OUT_EVERY, enrol
 from ..regress.record import record
 from ..regress.runner import (
@@ -92,8 +93,7 @@ def _writable(output: str | None) -> None:
     path = Path(output)
     folder = path.parent if str(path.parent) else Path(".")
     if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
-        raise InputError(f"{output}: cannot write the report there (no such folder, or "
-                         "not writable); nothing was run")  # fmt: skip
+        raise InputError(said("regress_output_unwritable", file=output))
 
 
 def cmd_regress(args: argparse.Namespace) -> int:

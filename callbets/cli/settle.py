@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import AnnouncementError
+from ..errors import AnnouncementError, InputError
 from ..language.parse import parse
 from ..language.readback import call_line
-from ..messages import message_in, say_in
+from ..messages import message_in, said, say_in
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from ..roulette.layout import BetKind, Position
@@ -110,8 +110,7 @@ def _describe_settlement(data: dict[str, Any], names: list[str], lang: str) -> s
 def cmd_settle(args: argparse.Namespace) -> int:
     """``callbets settle``: one announcement (or a file of them) against one number."""
     if not 0 <= args.spin <= 36:
-        print(f"callbets settle: {args.spin} is not on the wheel (0 to 36)", file=sys.stderr)
-        return 2
+        raise InputError(said("cli_not_on_wheel", number=args.spin))
     house = find_house(args.house)
     if args.jsonl is not None:
         return answer_lines(args.jsonl, "settle", lambda t: _settle_one(t, args, house), args.lang)

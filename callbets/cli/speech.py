@@ -12,7 +12,8 @@ from typing import Any
 
 from ..language.dialogue import confirmation
 from ..language.grammar import LANGUAGES
-from ..language.readback import readback
+from ..language.readback import readback, reading_line
+from ..messages import message_in, say_in
 from ..roulette.house import DEFAULT_HOUSE, House, find_house
 from ..speech import BadSpeechFile, SpeechUnavailable
 from ..speech.audio import RATE, duration, microphone_blocks, read_wav
@@ -126,17 +127,20 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say(decision: Decision, lang: str, house: House) -> None:
+def say_decision(decision: Decision, lang: str, house: House) -> list[str]:
+    """What ``listen`` tells the croupier of a decision, in the table's language: the
+    reason of a refusal, or the readings offered in words, and the readback."""
+    reason = message_in(decision.reason, lang)
     if decision.kind == "refuse":
-        print(f"refused: {decision.reason}")
-        return
+        return [say_in(lang, "listen_refused", reason=reason)]
+    lines = []
     if decision.kind == "ask":
-        print(f"not sure ({decision.reason}); did you mean:")
-        for i, choice in enumerate(decision.choices, 1):
-            print(f"  {i}. {choice.notation()}")
+        lines.append(say_in(lang, "listen_unsure", reason=reason))
+        lines += [f"  {i}. {reading_line(choice.notation(), lang, house)}"
+                  for i, choice in enumerate(decision.choices, 1)]  # fmt: skip
     if decision.chosen is not None:
-        print(readback(decision.chosen, lang, house))
-        print("say the confirmation phrase to place it, or cancel")
+        lines += [readback(decision.chosen, lang, house), say_in(lang, "listen_confirm")]
+    return lines
 
 
 def listen_json(engine: Engine, house: House, blocks: Iterable[bytes]) -> Iterator[dict[str, Any]]:
@@ -179,7 +183,8 @@ def cmd_listen(args: argparse.Namespace) -> int:
     (or, with --json, one JSON line per utterance)."""
     engine = _engine(args)
     house = find_house(args.house)
-    listening = f"listening ({engine.name}, {args.lang}: {engine.model_name}); Ctrl-C to stop"
+    listening = say_in(args.lang, "listen_start", engine=engine.name, lang=args.lang,
+                       model=engine.model_name)  # fmt: skip
     blocks = _announced(microphone_blocks(0.05), listening)
     if args.json:
         try:
@@ -201,12 +206,13 @@ def cmd_listen(args: argparse.Namespace) -> int:
                 sys.stderr.write("\r" + " " * 72 + "\r")
                 answer = confirmation(heard, args.lang)
                 if pending is not None and answer:
-                    print("placed" if answer == "confirm" else "cancelled")
+                    done = "cli_placed" if answer == "confirm" else "listen_cancelled"
+                    print(say_in(args.lang, done))
                     pending = None
                     continue
                 decision = decide(event.hearing, args.lang, house)
-                print(f"heard: {heard!r}")
-                _say(decision, args.lang, house)
+                print(say_in(args.lang, "listen_heard", text=heard))
+                print("\n".join(say_decision(decision, args.lang, house)))
                 pending = decision if decision.chosen is not None else None
     except KeyboardInterrupt:
         print("", file=sys.stderr)
@@ -247,8 +253,8 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
         help="recogniser (default: pocketsphinx for English; for French and Italian vosk "
         "where a model is installed, else pocketsphinx)",
     )
-    p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="en",
-                   help="the language spoken (default: en)")  # fmt: skip
+    p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="fr",
+                   help="the language spoken (default: fr, as the table commands)")  # fmt: skip
     p.add_argument(
         "--model",
         metavar="PATH",

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import AnnouncementError, InputError
 from ..files import open_regular
 from ..language.parse import parse
+from ..messages import said
 from ..speech.audio import RATE, open_microphone
 from ..speech.endpoint import record_one
 
@@ -41,7 +42,7 @@ def _expect(text: str, lang: str) -> str | None:
 def record(args: argparse.Namespace) -> int:
     """Prompt for an announcement, record it, and append the item to the suite."""
     if len(args.suites) < 2:  # never into the current folder by default
-        raise InputError("name the suite's folder: callbets regress record SUITE --lang L")
+        raise InputError(said("regress_name_suite"))
     folder = Path(args.suites[1])
     folder.mkdir(parents=True, exist_ok=True)
     manifest = folder / "manifest.jsonl"

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 from ..errors import InputError
+from ..messages import said
 from .chain import Head
 from .core import timestamp
 
@@ -42,7 +43,8 @@ def kept_heads(path: str | Path, uid: str) -> list[Head]:
         try:
             heads.append(Head.parse(fields[1] if len(fields) > 1 else ""))
         except ValueError:
-            raise InputError(f"{path}, line {number}: not a head ({line[:80]!r})") from None
+            bad = repr(line[:80])
+            raise InputError(said("anchor_not_head", path=path, line=number, text=bad)) from None
     return heads
 
 
