@@ -41,7 +41,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -79,6 +79,10 @@ class Evening:
     start: float
     end: float
     error: str = ""
+    index: int = 0
+    """Which of the locations it was played on."""
+    spun: list[tuple[int, float]] = field(default_factory=list)
+    """After each spin: the round the table is then at, and the wall-clock time."""
 
 
 @dataclass
@@ -110,7 +114,7 @@ def play(location: str, work: Workload, index: int) -> Evening:
     rng = random.Random(work.seed * 1000 + index)
     table = Table.open(location)
     start = time.time()
-    bets, refused, betting, spins = 0, 0, 0.0, []
+    bets, refused, betting, spins, spun = 0, 0, 0.0, [], []
     for _ in range(work.spins):
         began = time.perf_counter()
         for _ in range(work.announcements):
@@ -123,25 +127,35 @@ def play(location: str, work: Workload, index: int) -> Evening:
         betting += time.perf_counter() - began
         began = time.perf_counter()
         table.close()
-        table.spin(rng.randrange(37))
+        report = table.spin(rng.randrange(37))
         spins.append(time.perf_counter() - began)
+        spun.append((report.round + 1, time.time()))
     end = time.time()
     table.close_file()
-    return Evening(bets, refused, betting, spins, start, end)
+    return Evening(bets, refused, betting, spins, start, end, spun=spun)
 
 
 def child(location: str, work: Workload, index: int, start: Barrier, out: Queue[Evening]) -> None:
     """A process of one table: wait for the others, play, send back the figures."""
     try:
         start.wait()
-        out.put(play(location, work, index))
+        evening = play(location, work, index)
+        evening.index = index
+        out.put(evening)
     except Exception as err:  # the parent says which table failed and why
-        out.put(Evening(0, 0, 0.0, [], 0.0, 0.0, f"{type(err).__name__}: {err}"))
+        out.put(Evening(0, 0, 0.0, [], 0.0, 0.0, f"{type(err).__name__}: {err}", index))
 
 
-def run(backend: str, locations: list[str], work: Workload) -> Row:
-    """Play an evening on every location at once, one process each."""
-    for location in locations:
+def run(
+    backend: str,
+    locations: list[str],
+    work: Workload,
+    keep: list[Evening] | None = None,
+    seated: bool = False,
+) -> Row:
+    """Play an evening on every location at once, one process each (their evenings, in
+    the order of ``locations``, are added to ``keep``; ``seated``: the tables are made)."""
+    for location in locations if not seated else []:
         seat(location, work.players)
     ctx = multiprocessing.get_context("spawn")
     barrier, out = ctx.Barrier(len(locations)), ctx.Queue()
@@ -152,6 +166,8 @@ def run(backend: str, locations: list[str], work: Workload) -> Row:
     for proc in procs:
         proc.start()
     evenings: list[Evening] = [out.get() for _ in procs]
+    if keep is not None:
+        keep += sorted(evenings, key=lambda e: e.index)
     for proc in procs:
         proc.join()
     errors = [e.error for e in evenings if e.error]

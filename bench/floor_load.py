@@ -1,0 +1,264 @@
+"""Floor load benchmark: a busy evening on 8 tables, with and without 20 open floor pages.
+
+Issue 24's load: the busy evening of ``bench/table_bench.py`` (8 players, each making 20
+announcements a round, then the spin) is played on 8 tables at once, first alone, then
+again on new tables while ``callbets floor --serve`` watches them (its own process, as
+on a pit boss's machine) and 20 pages are open on it.  A page is what the browser's
+script does (``callbets/web/static/floor.js``): it holds the server-sent events stream
+open and, at each event, reads the JSON again; 12 pages are the floor page
+(``/api/floor``), 8 are the table pages of the 8 tables (``/api/table/KEY`` and the
+picture).
+
+It reports, for each backend:
+
+* the tables' own figures alone and with the pages: bets/s (summed over the tables),
+  spin p50 and p95, and how much slower they are with the pages;
+* the page's refresh: the time from a spin's commit at a table to the first time each
+  floor page shows that table's new round (p50, p95, max over every spin and page),
+  and the time between two updates of a page (p50, p95, max);
+* requests the pages made, and any that failed.
+
+It never passes or fails.
+
+    python bench/floor_load.py [--pages 20] [--tables 8] [--spins 30]
+        [--backends sqlite postgresql] [--every 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import itertools
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import table_bench as busy
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOOR_PAGES_SHARE = 12
+"""Of the 20 pages, how many show the floor (the rest show one table each)."""
+
+
+@dataclass
+class Page:
+    """One open page: what it saw and when."""
+
+    path: str
+    """``/api/floor`` or ``/api/table/KEY``."""
+    updates: list[float] = field(default_factory=list)
+    """When each update reached it (after the JSON, and for a table page the picture)."""
+    first_seen: dict[tuple[str, int], float] = field(default_factory=dict)
+    """When it first showed each table at each round (floor pages)."""
+    requests: int = 0
+    failed: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def get(port: int, path: str) -> bytes:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path)
+        answer = conn.getresponse()
+        body = answer.read()
+        if answer.status != 200:
+            raise OSError(f"{path}: HTTP {answer.status}")
+        return body
+    finally:
+        conn.close()
+
+
+def keep_open(page: Page, port: int, stop: threading.Event) -> None:
+    """A page: the event stream held open, the JSON read again at each event."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", "/events")
+    stream = conn.getresponse()
+    while not stop.is_set():
+        line = stream.fp.readline()
+        if not line:
+            break
+        if line.startswith(b"event: floor"):
+            update(page, port)
+    conn.close()
+
+
+def update(page: Page, port: int) -> None:
+    """What the page's script does at an event."""
+    try:
+        page.requests += 1
+        data = json.loads(get(port, page.path))
+        if page.path.startswith("/api/table/"):
+            page.requests += 1
+            get(port, page.path.replace("/api/table/", "/table/") + "/picture.svg")
+    except (OSError, ValueError):
+        page.failed += 1
+        return
+    now = time.time()
+    page.updates.append(now)
+    for t in data.get("tables", []):
+        page.first_seen.setdefault((t["table"], t["round"]), now)
+
+
+def wait_until_up(port: int, server: subprocess.Popen[bytes]) -> None:
+    for _ in range(300):
+        if server.poll() is not None:
+            raise SystemExit("callbets floor --serve stopped at start")
+        try:
+            get(port, "/api/floor")
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("callbets floor --serve did not answer in 30 s")
+
+
+def table_keys(port: int, names: list[str]) -> list[str]:
+    """The pages' keys of the bench's tables (they appear at the floor's next look)."""
+    for _ in range(150):
+        data = json.loads(get(port, "/api/floor"))
+        keys = {t["table"]: t["key"] for t in data["tables"]}
+        if all(n in keys for n in names):
+            return [keys[n] for n in names]
+        time.sleep(0.2)
+    raise SystemExit(f"the floor does not list the tables {names}")
+
+
+def with_pages(
+    backend: str, source: str, locations: list[str], work: busy.Workload, args: argparse.Namespace
+) -> tuple[busy.Row, list[Page], list[busy.Evening]]:
+    """Play the evening on ``locations`` with the floor serving ``args.pages`` pages."""
+    for location in locations:
+        busy.seat(location, work.players)
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "callbets", "floor", "--serve", "--port", str(port),
+         "--table", source, "--no-anchor", "--every", str(args.every), "--lang", "fr"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+    )  # fmt: skip
+    stop = threading.Event()
+    evenings: list[busy.Evening] = []
+    try:
+        wait_until_up(port, server)
+        keys = table_keys(port, [name_of(loc) for loc in locations])
+        floor_pages = min(FLOOR_PAGES_SHARE, args.pages)
+        paths = ["/api/floor"] * floor_pages + [
+            f"/api/table/{keys[i % len(keys)]}" for i in range(args.pages - floor_pages)
+        ]
+        pages = [Page(p) for p in paths]
+        for page in pages:
+            threading.Thread(target=keep_open, args=(page, port, stop), daemon=True).start()
+        time.sleep(args.every * 2)  # every page open and settled before the evening
+        row = busy.run(backend, locations, work, keep=evenings, seated=True)
+        time.sleep(args.every * 2)  # the last spins reach the pages
+    finally:
+        stop.set()
+        server.terminate()
+        server.wait(timeout=30)
+    return row, pages, evenings
+
+
+def name_of(location: str) -> str:
+    """A table's name on the floor: its ``table=`` id, or its file's name."""
+    if "table=" in location:
+        return location.rsplit("table=", 1)[1]
+    return Path(location).stem
+
+
+def percentile(values: list[float], share: float) -> float:
+    return busy.percentile(values, share) if values else float("nan")
+
+
+def refresh_lines(
+    pages: list[Page], locations: list[str], evenings: list[busy.Evening]
+) -> list[str]:
+    """Spin to page, and between two updates of a page, in seconds."""
+    delays = [
+        page.first_seen[(name_of(loc), round_)] - at
+        for page in pages
+        if page.path == "/api/floor"
+        for loc, evening in zip(locations, evenings, strict=True)
+        for round_, at in evening.spun
+        if (name_of(loc), round_) in page.first_seen
+    ]
+    shown = sum(len(e.spun) for e in evenings) * sum(p.path == "/api/floor" for p in pages)
+    gaps = [b - a for p in pages for a, b in itertools.pairwise(p.updates)]
+    out = []
+    for label, values in (("spin to page", delays), ("between updates", gaps)):
+        worst = max(values, default=float("nan"))
+        out.append(f"  {label:16} p50 {percentile(values, 0.5):5.2f} s   p95 "
+                   f"{percentile(values, 0.95):5.2f} s   max {worst:5.2f} s   "
+                   f"({len(values)})")  # fmt: skip
+    out.append(f"  spins seen by the floor pages: {len(delays)} of {shown}")
+    requests, failed = sum(p.requests for p in pages), sum(p.failed for p in pages)
+    out.append(f"  requests by the pages: {requests}, failed {failed}")
+    return out
+
+
+def main() -> None:
+    """Play the evenings, alone and with the pages, and print the figures."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--pages", type=int, default=20)
+    ap.add_argument("--tables", type=int, default=8)
+    ap.add_argument("--players", type=int, default=8)
+    ap.add_argument("--announcements", type=int, default=20)
+    ap.add_argument("--spins", type=int, default=30)
+    ap.add_argument("--every", type=int, default=2, help="the floor's refresh period (s)")
+    ap.add_argument("--backends", nargs="+", choices=["sqlite", "postgresql"],
+                    default=["sqlite", "postgresql"])  # fmt: skip
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    work = busy.Workload(args.players, args.announcements, args.spins, args.seed)
+    print(f"{args.tables} tables, {args.players} players × {args.announcements} announcements "
+          f"a round, {args.spins} spins; {args.pages} pages; {os.cpu_count()} CPUs, load "
+          f"average {os.getloadavg()[0]:.2f} before")  # fmt: skip
+    for backend in args.backends:
+        if backend == "postgresql" and busy.postgres_available(None):
+            print(f"PostgreSQL skipped: {busy.postgres_available(None)}")
+            continue
+        run_id = uuid.uuid4().hex[:6]
+        with places_of(backend) as where:
+            print(f"{backend}: {args.tables} tables alone …", flush=True)
+            before = busy.run(backend, [where(f"alone-{run_id}-{i}") for i in range(args.tables)],
+                              work)  # fmt: skip
+        with places_of(backend) as where:  # the floor watches only these
+            watched = [where(f"watched-{run_id}-{i}") for i in range(args.tables)]
+            source = watched[0].rsplit("?", 1)[0] if backend == "postgresql" else str(
+                Path(watched[0]).parent)  # fmt: skip
+            print(f"{backend}: {args.tables} tables with {args.pages} pages …", flush=True)
+            after, pages, evenings = with_pages(backend, source, watched, work, args)
+        report(backend, before, after)
+        for line in refresh_lines(pages, watched, evenings):
+            print(line)
+
+
+def places_of(backend: str) -> contextlib.AbstractContextManager[Callable[[str], str]]:
+    """Where a backend's tables go: files in a new folder, or a new throwaway database."""
+    return busy.sqlite_places() if backend == "sqlite" else busy.postgres_places(None)
+
+
+def report(backend: str, before: busy.Row, after: busy.Row) -> None:
+    print(f"\n{backend:10} {'bets/s':>8} {'spin p50 ms':>11} {'p95 ms':>8} {'evening s':>9}")
+    for label, r in (("alone", before), ("20 pages", after)):
+        print(f"  {label:8} {r.total_rate:8.0f} {r.p50_ms:11.1f} {r.p95_ms:8.1f} {r.wall_s:9.1f}")
+    slower = (1 - after.total_rate / before.total_rate) * 100
+    print(
+        f"  with the pages: bets/s {slower:+.1f} % slower, spin p50 "
+        f"{after.p50_ms / before.p50_ms:.2f}×, p95 {after.p95_ms / before.p95_ms:.2f}×"
+    )
+
+
+if __name__ == "__main__":
+    main()
