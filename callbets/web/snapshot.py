@@ -113,8 +113,8 @@ class Poller:
         keys = keyed(views)
         data = floor_data(views, keys, self.lang)
         old = self.snapshot
-        if data == old.data:
-            return old
+        if old.version and data == {k: v for k, v in old.data.items() if k != "version"}:
+            return old  # nothing shown has changed: the pages have nothing to read again
         locations = {k: w for k, w, v in zip(keys, where, views, strict=True)
                      if w is not None and not v.error}  # fmt: skip
         new = Snapshot(old.version + 1, tuple(views), locations, {**data, "version": 0})
