@@ -30,6 +30,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import jinja2
@@ -212,7 +213,7 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
     async def events(request: Request) -> Response:
         async def stream() -> AsyncIterator[str]:
             seen, quiet = -1, time.monotonic()
-            while True:
+            while not poller.closing.is_set():  # the floor stopping ends every stream
                 version = poller.snapshot.version
                 if version != seen:
                     seen, quiet = version, time.monotonic()
@@ -262,5 +263,19 @@ def serve(poller: Poller, host: str = "127.0.0.1", port: int = 8024, token: str 
         access_log=False, server_header=False, timeout_graceful_shutdown=2,
         lifespan="on",
     )  # fmt: skip
-    uvicorn.Server(config).run()
+    Server(config, poller).run()
     return 0
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which on Ctrl-C first ends the event streams (a browser keeps
+    them open for ever: the server would wait for them)."""
+
+    def __init__(self, config: uvicorn.Config, poller: Poller) -> None:
+        super().__init__(config)
+        self.poller = poller
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Stop: the streams first."""
+        self.poller.closing.set()
+        super().handle_exit(sig, frame)

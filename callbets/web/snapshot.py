@@ -104,7 +104,8 @@ class Poller:
     watch: Watch = field(default_factory=Watch)
     snapshot: Snapshot = field(default_factory=lambda: Snapshot(0, (), {}, {"tables": []}))
     changed: threading.Condition = field(default_factory=threading.Condition)
-    _stop: threading.Event = field(default_factory=threading.Event)
+    closing: threading.Event = field(default_factory=threading.Event)
+    """Set when the floor stops: the poller and the event streams end."""
     _thread: threading.Thread | None = None
 
     def refresh(self) -> Snapshot:
@@ -132,12 +133,12 @@ class Poller:
 
     def stop(self) -> None:
         """Stop looking (the thread ends within a look)."""
-        self._stop.set()
+        self.closing.set()
         if self._thread is not None:
             self._thread.join(timeout=30)
 
     def _run(self) -> None:
-        while not self._stop.wait(self.every):
+        while not self.closing.wait(self.every):
             try:
                 self.refresh()
             except Exception:  # the floor goes on: the next look may succeed
