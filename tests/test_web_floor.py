@@ -270,3 +270,34 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def role_sql() -> str:
+    """The README's read-only role for the floor."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split("<!-- the floor's role: run by tests/test_web_floor.py -->", 1)[1].split(
+        "```sql\n", 1)[1].split("```", 1)[0]  # fmt: skip
+
+
+def test_the_readmes_read_only_role_is_enough_and_cannot_write(postgres_server: str):
+    run = uuid.uuid4().hex[:8]
+    name, role = f"web_{run}", f"pit_{run}"
+    admin = postgres_server.rsplit("/", 1)[0]
+    with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    db = f"{admin}/{name}"
+    assert cb("db", "upgrade", db).returncode == 0
+    table(f"{db}?table=T1", ("player", "rouge"), ("bet", "rouge", "rouge à 10"))
+    sql = re.sub(r"\bpit\b", role, role_sql()).replace(" floor ", f" {name} ")
+    with psycopg.connect(db, autocommit=True) as conn:
+        for statement in filter(str.strip, sql.split(";")):
+            conn.execute(statement)
+    pit = db.replace("://callbets@", f"://{role}@")
+    assert pit != db
+    with serving([pit], "en") as url:
+        (t1,) = json.loads(get(url + "/api/floor")[2])["tables"]
+        assert (t1["error"], t1["staked"]) == ("", 10)
+        detail = json.loads(get(url + "/api/table/T1")[2])
+        assert detail["audit"]["verifies"] and len(detail["chips"]) == 1
+    refused = cb("table", "--table", f"{pit}?table=T1", "bet", "rouge", "noir à 5")
+    assert refused.returncode != 0 and "read-only" in refused.stderr + refused.stdout
