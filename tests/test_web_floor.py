@@ -23,7 +23,7 @@ import pytest
 
 from callbets.messages import say_in
 from callbets.web.app import CSP
-from callbets.web.snapshot import Details, Poller
+from callbets.web.snapshot import Details, Poller, Snapshot
 
 from .conftest import ROOT
 from .test_table_words import ENGLISH
@@ -301,3 +301,14 @@ def test_the_readmes_read_only_role_is_enough_and_cannot_write(postgres_server: 
         assert detail["audit"]["verifies"] and len(detail["chips"]) == 1
     refused = cb("table", "--table", f"{pit}?table=T1", "bet", "rouge", "noir à 5")
     assert refused.returncode != 0 and "read-only" in refused.stderr + refused.stdout
+
+
+def test_a_server_error_is_a_short_sentence(caplog: pytest.LogCaptureFixture):
+    poller = Poller([], "it")
+    poller.snapshot = Snapshot(1, (), {}, {"tables": [{"what": "not a table's entry"}]})
+    with serving([], poller=poller) as url:
+        status, headers, body = get(url + "/table/T1")
+        head = get(url + "/table/T1", "HEAD")
+    assert status == 500 and body.decode() == say_in("it", "web_error") + "\n"
+    assert headers["content-security-policy"] == CSP and head[0] == 500
+    assert b"Traceback" not in body and b"KeyError" not in body

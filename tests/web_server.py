@@ -36,15 +36,18 @@ def table(location: str, *steps: tuple[str, ...], lang: str = "fr") -> None:
 
 
 @contextmanager
-def serving(sources: list[str], lang: str = "en", token: str = "", every: float = 0.3
-            ) -> Iterator[str]:  # fmt: skip
-    """The floor of ``sources`` served; yields its address (``http://127.0.0.1:PORT``)."""
-    poller = Poller(sources, lang, every)
+def serving(sources: list[str], lang: str = "en", token: str = "", every: float = 0.3,
+            poller: Poller | None = None) -> Iterator[str]:  # fmt: skip
+    """The floor of ``sources`` served (or ``poller``'s, not started: its snapshot as it
+    is); yields its address (``http://127.0.0.1:PORT``)."""
+    start = poller is None
+    poller = poller or Poller(sources, lang, every)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(build(poller, token), log_level="warning", access_log=False,
-                            lifespan="on", timeout_graceful_shutdown=1)  # fmt: skip
+    app = build(poller, token, start=start)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            timeout_graceful_shutdown=1)  # fmt: skip
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
