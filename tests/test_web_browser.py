@@ -187,3 +187,20 @@ def test_the_policy_blocked_nothing_the_page_needs(browser: Any, floor: str):
     wait_for(lambda: browser.find_elements("css selector", "#bets h3"))
     logs = [e["message"] for e in browser.get_log("browser")]
     assert not [m for m in logs if "Content Security Policy" in m or "Refused" in m], logs
+
+
+def test_a_browser_with_the_token_sees_the_floor_live(browser: Any, casino: dict[str, str]):
+    token = "pit-s3cret"
+    with serving([casino["folder"]], "it", token) as url:
+        browser.get(url + "/")  # no token: the server asks for one (HTTP Basic)
+        assert not cards(browser)
+        browser.get(url.replace("http://", f"http://pit:{token}@") + "/")
+        assert wait_for(lambda: len(cards(browser)) == 2)  # the JSON, with the token
+        live = wait_for(lambda: browser.execute_script(
+            "return document.getElementById('live').className"
+        ) == "live")  # fmt: skip
+        assert live
+        location = f"{casino['folder']}/t1.sqlite"
+        staked = int(re.search(r"PUNTATO\n(\d+)", cards(browser)["t1.sqlite"])[1])
+        assert cb("table", "--table", location, "bet", "rouge", "noir à 5").returncode == 0
+        assert wait_for(lambda: f"PUNTATO\n{staked + 5}\n" in cards(browser)["t1.sqlite"])

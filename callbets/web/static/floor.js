@@ -127,8 +127,12 @@
     document.getElementById("report").replaceChildren(d.report ? lines(d.report) : el("p", "dim", words.web_no_spins));
   }
 
+  // paths on the page's origin: a page opened as http://user:token@host/ has its
+  // credentials in its own address, which fetch refuses to take into a request
+  const here = window.location.origin;
+
   async function getJson(path) {
-    const r = await fetch(path, {cache: "no-store", credentials: "same-origin"});
+    const r = await fetch(here + path, {cache: "no-store", credentials: "same-origin"});
     if (!r.ok) throw new Error(String(r.status));
     return r.json();
   }
@@ -158,7 +162,7 @@
     }
   }
 
-  const events = new EventSource("/events");
+  const events = new EventSource(here + "/events");
   events.addEventListener("floor", (e) => {
     if (Number(e.data) !== shown) refresh();
   });
