@@ -209,7 +209,7 @@ def test_twenty_pages_cost_the_tables_one_look(floor: Path):
     poller.refresh()
     calls = []
 
-    def compute(t: Any, key: str, version: int) -> dict[str, Any]:
+    def compute(t: Any, key: str, previous: Any) -> dict[str, Any]:
         calls.append(key)
         time.sleep(0.05)
         return {"key": key}
@@ -312,3 +312,25 @@ def test_a_server_error_is_a_short_sentence(caplog: pytest.LogCaptureFixture):
     assert status == 500 and body.decode() == say_in("it", "web_error") + "\n"
     assert headers["content-security-policy"] == CSP and head[0] == 500
     assert b"Traceback" not in body and b"KeyError" not in body
+
+
+def test_a_table_page_proves_its_table_at_most_every_minute(tmp_path: Path):
+    location = str(tmp_path / "t.sqlite")
+    table(location, ("player", "rouge"), ("bet", "rouge", "rouge à 10"))
+    poller = Poller([str(tmp_path)], "fr")
+    proved: list[bool] = []
+
+    def compute(t: Any, key: str, previous: Any) -> dict[str, Any]:
+        proved.append(previous is None)
+        return {"key": key, "head": str(t.head())}
+
+    details = Details(compute)
+    for step in (("bet", "rouge", "noir à 5"), ("close",), ("spin", "7")):
+        details.of(poller.refresh(), "t.sqlite")
+        assert cb("table", "--table", location, *step).returncode == 0
+    details.of(poller.refresh(), "t.sqlite")
+    assert proved == [True, False, False, False]  # the head moved, the proof was kept
+    details.prove_every = 0
+    assert cb("table", "--table", location, "bet", "rouge", "rouge à 10").returncode == 0
+    details.of(poller.refresh(), "t.sqlite")
+    assert proved[-1] is True

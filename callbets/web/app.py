@@ -151,7 +151,7 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
     when ``start``); ``banner`` is said on stderr once it listens."""
     lang = poller.lang
     pages = _pages()
-    details = Details(lambda table, key, version: table_details(table, key, lang))
+    details = Details(lambda table, key, previous: table_details(table, key, lang, previous))
     blanks = {f: f"{{{f}}}" for f in ("tables", "open", "staked", "prison", "flags")}
     words = {key: say_in(lang, key, **(blanks if key == "web_totals" else {})) for key in WORDS}
 

@@ -25,9 +25,13 @@ SHOWN_SPINS = 5
 """How many of the last spins a table page shows with their settlements."""
 
 
-def table_details(table: Table, key: str, lang: str) -> dict[str, Any]:
+def table_details(
+    table: Table, key: str, lang: str, previous: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Everything a table page shows (``/api/table/KEY``); ``svg`` is the picture's
-    document, served on its own (``/table/KEY/picture.svg``)."""
+    document, served on its own (``/table/KEY/picture.svg``).  The audit's proof and the
+    evening's report (which replay the whole evening) are made afresh, or taken from
+    ``previous`` details when they were made a moment ago."""
     bets = table.open_bets()
     by_player: dict[str, list[str]] = {p: [] for p in table.players()}
     read: set[int] = set()
@@ -45,27 +49,17 @@ def table_details(table: Table, key: str, lang: str) -> dict[str, Any]:
         say_in(lang, "web_waiting", id=aid, player=player, text=text)
         for aid, player, text in table.pending()
     ]
-    reports = table.spins()
+    recent = table.recent_spins(SHOWN_SPINS)
     spins = [
         {"round": r.round, "number": r.settlement.number,
          "colour": colour(r.settlement.number),
          "lines": plain(spin(r, table.house, lang)).splitlines()}
-        for r in reversed(reports[-SHOWN_SPINS:])
+        for r in recent
     ]  # fmt: skip
-    report = evening(table) if reports else None
-    if report is not None:
-        audit = report["audit"]
+    if previous is not None:  # proved a moment ago: the same proof until the next
+        audit, report = previous["audit"], previous["report"]
     else:
-        found = table.verify()
-        audit = {"verifies": found.ok, "rows": found.chain.rows, "head": str(table.head())}
-        if not found.ok:
-            problems = [*found.problems, *found.replayed]
-            audit["problems"] = [message_in(p, lang) for p in problems]
-    audit["said"] = (
-        say_in(lang, "web_audit_ok", rows=audit["rows"], head=audit["head"])
-        if audit["verifies"]
-        else say_in(lang, "web_audit_bad", head=audit["head"])
-    )
+        audit, report = _proof(table, lang, bool(recent))
     chips = [(b.position, b.amount) for b in bets]
     return {
         "key": key,
@@ -78,6 +72,26 @@ def table_details(table: Table, key: str, lang: str) -> dict[str, Any]:
         ],
         "spins": spins,
         "audit": audit,
-        "report": plain(said_evening(report, lang)).splitlines() if report else None,
+        "report": report,
         "svg": svg(chips, table.name),
     }
+
+
+def _proof(table: Table, lang: str, played: bool) -> tuple[dict[str, Any], list[str] | None]:
+    """The audit's state (the table proved from its audit, as ``table verify`` does) and
+    the evening's report as lines (None before the first spin)."""
+    data = evening(table) if played else None
+    found = table.verify() if data is None or not data["audit"]["verifies"] else None
+    audit: dict[str, Any] = dict(data["audit"]) if data is not None else {}
+    if found is not None:
+        audit.setdefault("verifies", found.ok)
+        audit.setdefault("rows", found.chain.rows)
+        audit.setdefault("head", str(table.head()))
+        if not found.ok:
+            audit["problems"] = [message_in(p, lang) for p in [*found.problems, *found.replayed]]
+    audit["said"] = (
+        say_in(lang, "web_audit_ok", rows=audit["rows"], head=audit["head"])
+        if audit["verifies"]
+        else say_in(lang, "web_audit_bad", head=audit["head"])
+    )
+    return audit, plain(said_evening(data, lang)).splitlines() if data else None

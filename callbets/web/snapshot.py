@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from ..messages import message_in, say_in
 from ..roulette.layout import BLACK, RED
 from ..table.floor import LARGE_WIN, TableView, as_json, expand, survey, view
 from ..table.table import Table
-from ..table.watch import Watch
+from ..table.watch import PROVE_EVERY, Watch
 
 log = logging.getLogger(__name__)
 
@@ -150,15 +151,21 @@ class _Cached:
     version: int
     head: str
     details: dict[str, Any]
+    proved: float
+    """When the table was last proved (its audit, its evening's report)."""
 
 
 @dataclass
 class Details:
     """A table page's details, read at most once per table and snapshot version, and
-    computed again only when the table's audit head has moved."""
+    computed again only when the table's audit head has moved; the table is proved again
+    (its whole evening replayed) at most every ``prove_every`` seconds, as the floor's
+    :class:`~callbets.table.watch.Watch` does."""
 
-    compute: Callable[[Table, str, int], dict[str, Any]]
-    """What a table page shows, from the table open read-only, its key and the version."""
+    compute: Callable[[Table, str, dict[str, Any] | None], dict[str, Any]]
+    """What a table page shows, from the table open read-only, its key, and the details
+    before whose proof is to be kept (None: prove it now)."""
+    prove_every: float = PROVE_EVERY
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _guard: threading.Lock = field(default_factory=threading.Lock)
@@ -177,8 +184,12 @@ class Details:
             with Table.open(location, write=False) as table:
                 head = str(table.head())
                 if cached is None or cached.head != head:
-                    cached = _Cached(snapshot.version, head,
-                                     self.compute(table, key, snapshot.version))  # fmt: skip
+                    now = time.monotonic()
+                    recent = cached is not None and now - cached.proved < self.prove_every
+                    kept = cached if recent else None
+                    details = self.compute(table, key, kept.details if kept else None)
+                    cached = _Cached(snapshot.version, head, details,
+                                     kept.proved if kept else now)  # fmt: skip
                 cached.version = snapshot.version
             self._cache[key] = cached
             return {**cached.details, "version": snapshot.version}
