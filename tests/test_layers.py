@@ -28,13 +28,15 @@ LAYERS = {
     "callbets.speech": 3,
     "callbets.regress": 4,
     "callbets.console": 5,
+    "callbets.web": 5,
     "callbets.cli": 6,
     "callbets.__main__": 7,
     "callbets": 7,
 }
 """Each module's layer: a module may import its own layer and the layers below it.  The
 base (errors, messages, data files), the game, the language, what sits on them (table,
-speech, pictures; regress uses speech), the console, the command line."""
+speech, pictures; regress uses speech), the console and the floor's web page, the command
+line."""
 
 MAX_LINES = 600
 MAX_LOOSE = 10

@@ -34,6 +34,14 @@ def test_wheel_contains_grammar_and_houses(wheel: Path):
     assert "callbets/grammar/dialogue.toml" in names
     for lang in ("en-extra", "fr", "it"):  # pronunciations PocketSphinx needs at run time
         assert f"callbets/speech/engines/{lang}.dict" in names
+    for page in (
+        "static/floor.js",
+        "static/floor.css",
+        "templates/base.html",
+        "templates/floor.html",
+        "templates/table.html",
+    ):  # floor --serve's page
+        assert f"callbets/web/{page}" in names
 
 
 def test_wheel_carries_the_licence_it_declares(wheel: Path):

@@ -4,6 +4,7 @@ line (an audit head's hash aside: every table has its own identity)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -40,8 +41,13 @@ def test_a_readme_transcript_replays(steps, tmp_path: Path) -> None:
     for command, shown in steps:
         args = shlex.split(command)
         assert args[0] == "callbets"
+        # this checkout's callbets, whatever another checkout an editable install names
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        }
         proc = subprocess.run([sys.executable, "-m", "callbets", *args[1:]], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=60)  # fmt: skip
+                              capture_output=True, text=True, timeout=60, env=env)  # fmt: skip
         printed = (proc.stdout + proc.stderr).splitlines()
         assert [HEAD.sub(r"\1:…", x) for x in printed] == [HEAD.sub(r"\1:…", x) for x in shown], (
             command

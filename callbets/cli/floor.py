@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import os
 import shutil
 import sys
 import time
@@ -15,9 +17,21 @@ from ..messages import message_in, say_in, shown
 from ..table.core import data_folder, make_data_folder
 from ..table.floor import LARGE_WIN, TableView, as_json, survey
 from ..table.watch import Watch
-from .options import EXIT_OK, EXIT_REFUSED, json_line, lang_code, whole_number
+from .options import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    complain,
+    json_line,
+    lang_code,
+    whole_number,
+)
 
 CLEAR = "\x1b[H\x1b[2J"
+DEFAULT_PORT = 8024
+"""Where ``floor --serve`` listens unless told (on 127.0.0.1)."""
+FLOOR_EXTRA = frozenset({"starlette", "uvicorn", "jinja2", "anyio", "h11"})
+"""The packages of the ``floor`` extra: without them, ``--serve`` says how to install it."""
 WIDEST_NAME = 40
 """The most a table's or a croupier's name takes on a line (longer ones are cut)."""
 
@@ -78,6 +92,8 @@ def cmd_floor(args: argparse.Namespace) -> int:
     if anchor is not None and anchor.parent == data_folder():
         make_data_folder()  # callbets' own folder, made on first use
     watch = Watch(anchor)
+    if args.serve:
+        return _serve(args, watch)
     if args.json:
         print(json_line(as_json(survey(args.table, args.large_win, watch))))
         return EXIT_OK
@@ -98,6 +114,32 @@ def cmd_floor(args: argparse.Namespace) -> int:
         return EXIT_OK
 
 
+def loopback(host: str) -> bool:
+    """Whether ``host`` is this machine only (``127.0.0.1``, ``::1``, ``localhost``)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a name: it may resolve to any address
+        return False
+
+
+def _serve(args: argparse.Namespace, watch: Watch) -> int:
+    """``floor --serve``: the web page, from one background look at the tables."""
+    try:
+        from .. import web  # an optional extra (callbets[floor]): imported only to serve
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in FLOOR_EXTRA:
+            raise
+        complain(say_in(args.lang, "web_needs_extra"))
+        return EXIT_USAGE
+    token = args.token or ""
+    if not token and not loopback(args.host):
+        print(say_in(args.lang, "web_open_network", host=args.host), file=sys.stderr, flush=True)
+    poller = web.Poller([str(t) for t in args.table], args.lang, args.every, args.large_win, watch)
+    return web.serve(poller, args.host, args.port, token)
+
+
 def add_commands(sub: Any) -> None:
     """Register ``floor``."""
     p = sub.add_parser(
@@ -108,8 +150,13 @@ def add_commands(sub: Any) -> None:
         "flags for a position at the maximum, a large win, an audit that does not verify, a "
         "state that is not the one its audit gives, and an audit cut or rewritten since the "
         "floor saw it (it keeps the heads it sees in --anchor).  Refreshed live on a "
-        "terminal; nothing is ever written to a table.",
-        epilog="example: callbets floor --table postgresql://pit@db.casino/floor",
+        "terminal; nothing is ever written to a table.  With --serve, the same floor as a "
+        "live web page (a card per table, and a page per table with the layout and its "
+        "chips, the bets read back, the last spins, the audit and the evening's report), "
+        "read-only: GET only, a strict Content-Security-Policy, and a token on a network.",
+        epilog="examples: callbets floor --table postgresql://pit@db.casino/floor; on the "
+        "pit's screen: CALLBETS_FLOOR_TOKEN=… callbets floor --serve --host 0.0.0.0 --lang "
+        "it --table postgresql://pit@db.casino/floor",
     )
     p.add_argument(
         "--table", metavar="URL|FILE", action="append", required=True,
@@ -130,6 +177,22 @@ def add_commands(sub: Any) -> None:
         "audit, even after a restart (default: %(default)s; owner-only, only appended to)",
     )  # fmt: skip
     p.add_argument("--no-anchor", action="store_true", help="keep no heads (memory only)")
+    p.add_argument(
+        "--serve", action="store_true",
+        help="serve the floor as a live web page (needs: pip install 'callbets[floor]'); "
+        "one look at the tables every --every seconds, shared by every open page",
+    )  # fmt: skip
+    p.add_argument("--host", default="127.0.0.1",
+                   help="with --serve: the address to listen on (default: %(default)s, this "
+                   "machine only; another one without --token is warned about)")  # fmt: skip
+    p.add_argument("--port", type=whole_number(1, 65535), default=DEFAULT_PORT,
+                   help="with --serve: the port (default: %(default)s)")  # fmt: skip
+    p.add_argument(
+        "--token", default=os.environ.get("CALLBETS_FLOOR_TOKEN") or None,
+        help="with --serve: every request must carry it, as HTTP Bearer or as the password "
+        "of HTTP Basic (a browser asks for it); better given as $CALLBETS_FLOOR_TOKEN, "
+        "which ps does not show",
+    )  # fmt: skip
     p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="en",
                    help="the floor's language (default: en)")  # fmt: skip
     p.set_defaults(run=cmd_floor)

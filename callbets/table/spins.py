@@ -175,6 +175,14 @@ class Spinning(Betting):
         rows = self.store.rows("SELECT report FROM spins WHERE table_id = :t ORDER BY round")
         return [self._report_from_json(json.loads(report)) for (report,) in rows]
 
+    def recent_spins(self, count: int) -> list[SpinReport]:
+        """The last ``count`` settled rounds, settled again, newest first (what a screen
+        shows, without settling the whole evening again)."""
+        rows = self.store.rows(
+            "SELECT report FROM spins WHERE table_id = :t ORDER BY round DESC LIMIT :n", n=count
+        )
+        return [self._report_from_json(json.loads(report)) for (report,) in rows]
+
     def last_spin(self) -> SpinReport | None:
         """The settlement of the last spin, or None before the first spin."""
         found = self._spin_row(self.round - 1)

@@ -1,0 +1,281 @@
+"""The floor's web door: Starlette routes over the poller's snapshot, behind a guard.
+
+Routes (all GET or HEAD; every other method is refused with 405 on every path):
+
+* ``/``: the floor page; ``/table/KEY``: a table's page;
+* ``/api/floor``: the floor as JSON (:func:`~callbets.table.floor.as_json`, plus each
+  table's ``key``, its flags and error in the floor's language, ``version``);
+* ``/api/table/KEY``: what a table page shows (:mod:`.details`);
+* ``/table/KEY/picture.svg``: the layout and the wheel with the round's chips;
+* ``/events``: server-sent events, one ``floor`` event (its data the version) each time
+  the floor changes; the page then reads the JSON again;
+* ``/static/…``: the page's script and style sheet (no inline script or style, so the
+  Content-Security-Policy allows none).
+
+:class:`Guard` wraps the whole application: the method, the token (HTTP Bearer, or HTTP
+Basic with the token as password, compared in constant time) and the security headers
+on every response, error pages included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import hmac
+import json
+import logging
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import jinja2
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..messages import say_in
+from .details import table_details
+from .snapshot import Details, Poller
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).resolve().parent
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+}
+"""On every response, error pages and static files included."""
+READING = frozenset({"GET", "HEAD"})
+KEEP_ALIVE = 15.0
+"""Seconds of silence after which an event stream sends a comment (proxies keep it open)."""
+WORDS = (
+    "floor_columns", "web_title", "web_totals", "web_live", "web_lost", "web_no_tables",
+    "web_back", "web_layout", "web_picture_alt", "web_bets", "web_no_bets", "web_spins",
+    "web_no_spins", "web_audit", "web_report",
+)  # fmt: skip
+"""The page's fixed words, handed to its script in the floor's language."""
+
+
+class SafeJSON(JSONResponse):
+    """JSON with ``<``, ``>`` and ``&`` escaped (``\\u003c``…): a name a player typed can
+    never read as markup, whatever a client does with the text."""
+
+    def render(self, content: Any) -> bytes:
+        """The body."""
+        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+        for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+            text = text.replace(char, code)
+        return text.encode("utf-8")
+
+
+def authorised(header: str, token: str) -> bool:
+    """Whether an ``Authorization`` header carries the token: ``Bearer TOKEN``, or
+    ``Basic`` with any user name and the token as password."""
+    scheme, _, value = header.strip().partition(" ")
+    given = value.strip()
+    if scheme.lower() == "basic":
+        try:
+            given = base64.b64decode(given, validate=True).decode("utf-8").partition(":")[2]
+        except (binascii.Error, UnicodeDecodeError):
+            return False
+    elif scheme.lower() != "bearer":
+        return False
+    return hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8"))
+
+
+class Guard:
+    """Every request: GET or HEAD only (405), the token when there is one (401, with
+    ``WWW-Authenticate: Basic`` so a browser asks for it), and the security headers."""
+
+    def __init__(self, app: ASGIApp, token: str, lang: str) -> None:
+        self.app, self.token, self.lang = app, token, lang
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The ASGI call."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                kept = [(k, v) for k, v in message.get("headers", [])
+                        if k.decode("latin-1").lower() not in SECURITY_HEADERS]  # fmt: skip
+                added = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                message = {**message, "headers": kept + added}
+            await send(message)
+
+        refused: Response | None = None
+        if scope["method"] not in READING:
+            refused = PlainTextResponse(
+                say_in(self.lang, "web_read_only") + "\n", 405, {"Allow": "GET, HEAD"}
+            )
+        elif self.token:
+            headers = dict(scope["headers"])
+            header = headers.get(b"authorization", b"").decode("latin-1")
+            if not authorised(header, self.token):
+                challenge = 'Basic realm="callbets floor", charset="UTF-8"'
+                refused = PlainTextResponse(say_in(self.lang, "web_token") + "\n", 401,
+                                            {"WWW-Authenticate": challenge})  # fmt: skip
+        if refused is not None:
+            await refused(scope, receive, secured)
+            return
+        await self.app(scope, receive, secured)
+
+
+def _pages() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )  # fmt: skip
+
+
+def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = "") -> ASGIApp:
+    """The floor's web application over a poller (started and stopped with the server
+    when ``start``); ``banner`` is said on stderr once it listens."""
+    lang = poller.lang
+    pages = _pages()
+    details = Details(lambda table, key, previous: table_details(table, key, lang, previous))
+    blanks = {f: f"{{{f}}}" for f in ("tables", "open", "staked", "prison", "flags")}
+    words = {key: say_in(lang, key, **(blanks if key == "web_totals" else {})) for key in WORDS}
+
+    def page(name: str, **fields: Any) -> Response:
+        html = pages.get_template(name).render(
+            lang=lang, title=words["web_title"], words=json.dumps(words), **fields
+        )
+        return Response(html, media_type="text/html; charset=utf-8")
+
+    def keys() -> list[str]:
+        return [t["key"] for t in poller.snapshot.data["tables"]]
+
+    def missing(key: str) -> Response:
+        return PlainTextResponse(say_in(lang, "web_no_table", table=key) + "\n", 404)
+
+    async def floor_page(request: Request) -> Response:
+        return page("floor.html")
+
+    async def table_page(request: Request) -> Response:
+        key = request.path_params["key"]
+        if key not in keys():
+            return missing(key)
+        return page("table.html", key=key, back=words["web_back"])
+
+    async def floor_json(request: Request) -> Response:
+        return SafeJSON(poller.snapshot.data)
+
+    async def read(key: str) -> dict[str, Any] | Response:
+        snapshot = poller.snapshot
+        entry = next((t for t in snapshot.data["tables"] if t["key"] == key), None)
+        if entry is None:
+            return missing(key)
+        if entry["error"]:
+            return {"key": key, "table": entry["table"], "said_error": entry["said_error"],
+                    "version": snapshot.version}  # fmt: skip
+        try:
+            found = await run_in_threadpool(details.of, snapshot, key)
+        except Exception as err:  # the table went away or broke since the last look
+            log.warning("table %s cannot be read", key, exc_info=True)
+            reason = say_in(lang, "floor_unreadable", reason=" ".join(str(err).split()))
+            return {"key": key, "table": entry["table"], "said_error": reason,
+                    "version": snapshot.version}  # fmt: skip
+        return found if found is not None else missing(key)
+
+    async def table_json(request: Request) -> Response:
+        found = await read(request.path_params["key"])
+        if isinstance(found, Response):
+            return found
+        return SafeJSON({k: v for k, v in found.items() if k != "svg"})
+
+    async def picture(request: Request) -> Response:
+        found = await read(request.path_params["key"])
+        if isinstance(found, Response):
+            return found
+        if "svg" not in found:
+            return PlainTextResponse(found["said_error"] + "\n", 503)
+        return Response(found["svg"], media_type="image/svg+xml")
+
+    async def events(request: Request) -> Response:
+        async def stream() -> AsyncIterator[str]:
+            seen, quiet = -1, time.monotonic()
+            while not poller.closing.is_set():  # the floor stopping ends every stream
+                version = poller.snapshot.version
+                if version != seen:
+                    seen, quiet = version, time.monotonic()
+                    yield f"event: floor\ndata: {version}\n\n"
+                elif time.monotonic() - quiet > KEEP_ALIVE:
+                    quiet = time.monotonic()
+                    yield ": still here\n\n"
+                await asyncio.sleep(0.2)
+
+        return StreamingResponse(stream(), media_type="text/event-stream")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if start:
+            await run_in_threadpool(poller.start)
+        if banner:
+            print(banner, file=sys.stderr, flush=True)
+        try:
+            yield
+        finally:
+            if start:
+                await run_in_threadpool(poller.stop)
+
+    routes = [
+        Route("/", floor_page),
+        Route("/table/{key}", table_page),
+        Route("/table/{key}/picture.svg", picture),
+        Route("/api/floor", floor_json),
+        Route("/api/table/{key}", table_json),
+        Route("/events", events),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return PlainTextResponse(say_in(lang, "web_error") + "\n", 500)
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={500: server_error})  # fmt: skip
+    return Guard(app, token, lang)
+
+
+def serve(poller: Poller, host: str = "127.0.0.1", port: int = 8024, token: str = "") -> int:
+    """Serve the floor until interrupted (Ctrl-C); returns the exit status."""
+    banner = say_in(poller.lang, "web_serving", host=host, port=port)
+    config = uvicorn.Config(
+        build(poller, token, banner=banner), host=host, port=port, log_level="warning",
+        access_log=False, server_header=False, timeout_graceful_shutdown=2,
+        lifespan="on",
+    )  # fmt: skip
+    Server(config, poller).run()
+    return 0
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which on Ctrl-C first ends the event streams (a browser keeps
+    them open for ever: the server would wait for them)."""
+
+    def __init__(self, config: uvicorn.Config, poller: Poller) -> None:
+        super().__init__(config)
+        self.poller = poller
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Stop: the streams first."""
+        self.poller.closing.set()
+        super().handle_exit(sig, frame)

@@ -1,0 +1,336 @@
+"""``callbets floor --serve`` over HTTP: read-only on every path, the token on every
+request, the security headers on every response, names a player typed escaped, an
+unreadable table shown with its reason, the floor's language, one look at the tables
+however many pages ask; on SQLite files and on a PostgreSQL database."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import psycopg
+import pytest
+
+from callbets.messages import say_in
+from callbets.web.app import CSP
+from callbets.web.snapshot import Details, Poller, Snapshot
+
+from .conftest import ROOT
+from .test_table_words import ENGLISH
+from .web_server import basic, cb, get, serving, table
+
+INJECTED = "<img src=x onerror=alert(1)>"
+TOKEN = "pit-boss-s3cret"
+
+
+@pytest.fixture(scope="module")
+def floor(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of tables: one played (a player with an injected name, a spin), one named
+    with the injected name, and one that is not a table at all."""
+    folder = tmp_path_factory.mktemp("floor")
+    table(str(folder / "t1.sqlite"), ("player", INJECTED), ("player", "rouge"),
+          ("bet", INJECTED, "le 17 et les voisins à 1"), ("bet", "rouge", "rouge à 10"),
+          ("close",), ("spin", "17"), ("bet", "rouge", "tiers à 5"),
+          ("announce", "rouge", "cheval 5/8 à 5"))  # fmt: skip
+    table(str(folder / f"{INJECTED}.sqlite"), ("player", "bleu"))
+    (folder / "broken.sqlite").write_bytes(b"not a table at all" * 100)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def served(floor: Path) -> Any:
+    with serving([str(floor)], "fr", TOKEN) as url:
+        yield url
+
+
+def routes() -> list[str]:
+    t1 = quote("t1.sqlite")
+    return ["/", f"/table/{t1}", "/api/floor", f"/api/table/{t1}", f"/table/{t1}/picture.svg",
+            "/events", "/static/floor.js", "/static/floor.css"]  # fmt: skip
+
+
+def test_every_path_wants_the_token(served: str):
+    for path in [*routes(), "/nowhere"]:
+        for auth in ("", "Bearer wrong", basic("wrong"), "Bearer", f"Token {TOKEN}",
+                     basic(TOKEN)[:-2], "Basic !!!"):  # fmt: skip
+            status, headers, body = get(served + path, auth=auth)
+            assert status == 401, (path, auth)
+            assert headers["www-authenticate"].startswith("Basic realm=")
+            assert TOKEN.encode() not in body
+        for auth in (f"Bearer {TOKEN}", basic(TOKEN), basic(TOKEN, user="")):
+            status, _, _ = get(served + path, auth=auth)
+            assert status == (404 if path == "/nowhere" else 200), (path, auth)
+
+
+def test_nothing_but_get_and_head_anywhere(served: str):
+    for path in [*routes(), "/nowhere", "/api/table/t1.sqlite/bet"]:
+        for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND"):
+            for auth in ("", f"Bearer {TOKEN}"):
+                status, headers, _ = get(served + path, method, auth)
+                assert status == 405, (path, method)
+                assert headers["allow"] == "GET, HEAD"
+        if path != "/events":
+            status, _, body = get(served + path, "HEAD", f"Bearer {TOKEN}")
+            assert (status, body) == (404 if "t1.sqlite/bet" in path or path == "/nowhere"
+                                      else 200, b"")  # fmt: skip
+
+
+def test_the_security_headers_on_every_answer(served: str):
+    for path in [*routes(), "/nowhere"]:
+        for method, auth in (("GET", f"Bearer {TOKEN}"), ("GET", ""), ("POST", "")):
+            _, headers, _ = get(served + path, method, auth)
+            assert headers["content-security-policy"] == CSP
+            assert headers["x-content-type-options"] == "nosniff"
+            assert headers["referrer-policy"] == "no-referrer"
+            assert headers["cache-control"] == "no-store"
+    assert "'unsafe-inline'" not in CSP and "default-src 'none'" in CSP
+
+
+def test_a_name_typed_at_the_table_is_never_markup(served: str):
+    auth = f"Bearer {TOKEN}"
+    status, headers, html = get(f"{served}/table/{quote(INJECTED + '.sqlite')}", auth=auth)
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    page = html.decode()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;.sqlite" in page
+    markup = page.replace("onerror=alert(1)", "")  # the name, as text
+    assert not re.search(r"<script>|<style|style=|\son[a-z]+=", markup)  # no inline script or style
+    for path in ("/api/floor", "/api/table/t1.sqlite"):
+        _, headers, body = get(served + path, auth=auth)
+        assert headers["content-type"] == "application/json"
+        assert b"<" not in body and b">" not in body  # \u003c: never markup, even sniffed
+        assert INJECTED in json.dumps(json.loads(body), ensure_ascii=False)
+    _, _, svg = get(f"{served}/table/t1.sqlite/picture.svg", auth=auth)
+    assert b"<img" not in svg
+    script = (ROOT / "callbets" / "web" / "static" / "floor.js").read_text()
+    assert "innerHTML" not in script and "insertAdjacentHTML" not in script
+    assert "document.write" not in script and "eval(" not in script
+
+
+def test_the_floor_and_a_table_as_json(served: str):
+    _, _, body = get(f"{served}/api/floor", auth=f"Bearer {TOKEN}")
+    floor = json.loads(body)
+    tables = {t["key"]: t for t in floor["tables"]}
+    assert sorted(tables) == sorted(["t1.sqlite", f"{INJECTED}.sqlite", "broken.sqlite"])
+    t1 = tables["t1.sqlite"]
+    assert (t1["round"], t1["betting"], t1["said_betting"]) == (2, "open", "ouvert")
+    assert (t1["staked"], t1["pending"], t1["last_numbers"]) == (30, 1, [17])
+    assert t1["last_colours"] == ["black"] and floor["version"] >= 1
+    _, _, body = get(f"{served}/api/table/t1.sqlite", auth=f"Bearer {TOKEN}")
+    detail = json.loads(body)
+    bets = {b["player"]: b["lines"] for b in detail["bets"]}
+    assert bets["rouge"][0] == "#3 tiers du cylindre, 6 pièces à 5 = 30"
+    assert detail["pending"] == ["#4 rouge, en attente de confirmation : cheval 5/8 à 5"]
+    assert len(detail["chips"]) == 6 and {c["amount"] for c in detail["chips"]} == {5}
+    assert detail["spins"][0]["number"] == 17 and detail["spins"][0]["colour"] == "black"
+    assert detail["audit"]["verifies"] and detail["report"][0].startswith("fin de soirée")
+    _, headers, svg = get(f"{served}/table/t1.sqlite/picture.svg", auth=f"Bearer {TOKEN}")
+    assert headers["content-type"].startswith("image/svg+xml")
+    assert svg.decode().count('class="chip"') == 6
+
+
+def test_a_table_that_cannot_be_read_is_shown_with_its_reason(served: str):
+    _, _, body = get(f"{served}/api/floor", auth=f"Bearer {TOKEN}")
+    (broken,) = [t for t in json.loads(body)["tables"] if t["key"] == "broken.sqlite"]
+    assert broken["error"] and broken["said_error"].startswith("! illisible : ")
+    assert "Traceback" not in broken["said_error"]
+    status, _, body = get(f"{served}/api/table/broken.sqlite", auth=f"Bearer {TOKEN}")
+    assert status == 200 and json.loads(body)["said_error"] == broken["said_error"]
+    status, _, body = get(f"{served}/table/broken.sqlite/picture.svg", auth=f"Bearer {TOKEN}")
+    assert status == 503 and b"Traceback" not in body
+    status, _, body = get(f"{served}/api/table/nowhere", auth=f"Bearer {TOKEN}")
+    assert status == 404 and body.decode().strip() == say_in("fr", "web_no_table", table="nowhere")
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_the_page_speaks_the_floors_language(floor: Path, lang: str):
+    with serving([str(floor)], lang) as url:
+        _, _, html = get(url + "/")
+        _, _, data = get(url + "/api/floor")
+        _, _, detail = get(url + "/api/table/t1.sqlite")
+        _, _, refused = get(url + "/", "POST")
+    page = html.decode()
+    assert f'<html lang="{lang}">' in page
+    words = json.loads(re.search(r'data-words="([^"]*)"', page)[1].replace("&#34;", '"')
+                        .replace("&#39;", "'").replace("&amp;", "&"))  # fmt: skip
+    shown = [*words.values(), refused.decode()]
+    for t in json.loads(data)["tables"]:
+        shown += [t["said_betting"], t["said_error"], *t["said_flags"]]
+    d = json.loads(detail)
+    shown += [line for b in d["bets"] for line in b["lines"]] + d["pending"] + d["report"]
+    shown += [line for s in d["spins"] for line in s["lines"]] + [d["audit"]["said"]]
+    for line in shown:
+        words_only = re.sub(r"\{\w+\}", "", line.replace(INJECTED, ""))  # not {placeholders}
+        assert not ENGLISH.search(words_only), (lang, line)
+
+
+def test_the_floor_follows_its_tables_and_a_database(postgres_server: str, tmp_path: Path):
+    name = f"web_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(postgres_server.rsplit("/", 1)[0] + "/postgres",
+                         autocommit=True) as conn:  # fmt: skip
+        conn.execute(f"CREATE DATABASE {name}")
+    db = postgres_server.rsplit("/", 1)[0] + f"/{name}"
+    assert cb("db", "upgrade", db).returncode == 0
+    table(f"{db}?table=T1", ("player", "rouge"), ("bet", "rouge", "tiers à 5"))
+    table(f"{db}?table=T2", ("player", "nero"), lang="it")
+    with serving([db], "it") as url:
+        _, _, body = get(url + "/api/floor")
+        first = json.loads(body)
+        assert [t["key"] for t in first["tables"]] == ["T1", "T2"]
+        assert not any(t["error"] for t in first["tables"])
+        _, _, body = get(url + "/api/table/T1")
+        assert len(json.loads(body)["chips"]) == 6
+        assert (
+            cb("table", "--table", f"{db}?table=T2", "bet", "nero", "rosso da 10").returncode == 0
+        )
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            floor = json.loads(get(url + "/api/floor")[2])
+            if floor["tables"][1]["staked"] == 10:
+                break
+            time.sleep(0.1)
+        assert floor["version"] > first["version"] and floor["tables"][1]["staked"] == 10
+        _, _, body = get(url + "/api/table/T2")
+        ((kind, amount),) = [(c["kind"], c["amount"]) for c in json.loads(body)["chips"]]
+        assert (kind, amount) == ("red", 10)
+
+
+def test_twenty_pages_cost_the_tables_one_look(floor: Path):
+    poller = Poller([str(floor)], "fr")
+    poller.refresh()
+    calls = []
+
+    def compute(t: Any, key: str, previous: Any) -> dict[str, Any]:
+        calls.append(key)
+        time.sleep(0.05)
+        return {"key": key}
+
+    details = Details(compute)
+    pages = [threading.Thread(target=details.of, args=(poller.snapshot, "t1.sqlite"))
+             for _ in range(20)]  # fmt: skip
+    for p in pages:
+        p.start()
+    for p in pages:
+        p.join()
+    assert calls == ["t1.sqlite"]
+    again = poller.refresh()  # nothing changed: the same snapshot, the same version
+    assert again is poller.snapshot and again.version == 1
+    details.of(poller.snapshot, "t1.sqlite")
+    assert calls == ["t1.sqlite"]
+
+
+def serve(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "callbets", "floor", "--serve", "--no-anchor",
+                             *args], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})  # fmt: skip
+
+
+def first_lines(proc: subprocess.Popen[str], count: int) -> list[str]:
+    assert proc.stderr is not None
+    try:
+        return [proc.stderr.readline().strip() for _ in range(count)]
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
+
+
+def test_listening_on_every_address_without_a_token_is_warned(floor: Path):
+    port = str(free_port())
+    lines = first_lines(serve("--host", "0.0.0.0", "--port", port, "--lang", "it",
+                              "--table", str(floor)), 2)  # fmt: skip
+    assert lines == [say_in("it", "web_open_network", host="0.0.0.0"),
+                     say_in("it", "web_serving", host="0.0.0.0", port=port)]  # fmt: skip
+    port = str(free_port())
+    lines = first_lines(serve("--host", "0.0.0.0", "--port", port, "--table", str(floor),
+                              env={"CALLBETS_FLOOR_TOKEN": TOKEN}), 1)  # fmt: skip
+    assert lines == [say_in("en", "web_serving", host="0.0.0.0", port=port)]
+
+
+def test_without_the_extra_it_says_what_to_install(floor: Path):
+    code = (
+        "import sys; sys.modules['starlette'] = None; from callbets.cli import main; "
+        f"sys.exit(main(['floor', '--serve', '--lang', 'fr', '--table', {str(floor)!r}]))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == f"callbets: {say_in('fr', 'web_needs_extra')}\n"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def role_sql() -> str:
+    """The README's read-only role for the floor."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split("<!-- the floor's role: run by tests/test_web_floor.py -->", 1)[1].split(
+        "```sql\n", 1)[1].split("```", 1)[0]  # fmt: skip
+
+
+def test_the_readmes_read_only_role_is_enough_and_cannot_write(postgres_server: str):
+    run = uuid.uuid4().hex[:8]
+    name, role = f"web_{run}", f"pit_{run}"
+    admin = postgres_server.rsplit("/", 1)[0]
+    with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    db = f"{admin}/{name}"
+    assert cb("db", "upgrade", db).returncode == 0
+    table(f"{db}?table=T1", ("player", "rouge"), ("bet", "rouge", "rouge à 10"))
+    sql = re.sub(r"\bpit\b", role, role_sql()).replace(" floor ", f" {name} ")
+    with psycopg.connect(db, autocommit=True) as conn:
+        for statement in filter(str.strip, sql.split(";")):
+            conn.execute(statement)
+    pit = db.replace("://callbets@", f"://{role}@")
+    assert pit != db
+    with serving([pit], "en") as url:
+        (t1,) = json.loads(get(url + "/api/floor")[2])["tables"]
+        assert (t1["error"], t1["staked"]) == ("", 10)
+        detail = json.loads(get(url + "/api/table/T1")[2])
+        assert detail["audit"]["verifies"] and len(detail["chips"]) == 1
+    refused = cb("table", "--table", f"{pit}?table=T1", "bet", "rouge", "noir à 5")
+    assert refused.returncode != 0 and "read-only" in refused.stderr + refused.stdout
+
+
+def test_a_server_error_is_a_short_sentence(caplog: pytest.LogCaptureFixture):
+    poller = Poller([], "it")
+    poller.snapshot = Snapshot(1, (), {}, {"tables": [{"what": "not a table's entry"}]})
+    with serving([], poller=poller) as url:
+        status, headers, body = get(url + "/table/T1")
+        head = get(url + "/table/T1", "HEAD")
+    assert status == 500 and body.decode() == say_in("it", "web_error") + "\n"
+    assert headers["content-security-policy"] == CSP and head[0] == 500
+    assert b"Traceback" not in body and b"KeyError" not in body
+
+
+def test_a_table_page_proves_its_table_at_most_every_minute(tmp_path: Path):
+    location = str(tmp_path / "t.sqlite")
+    table(location, ("player", "rouge"), ("bet", "rouge", "rouge à 10"))
+    poller = Poller([str(tmp_path)], "fr")
+    proved: list[bool] = []
+
+    def compute(t: Any, key: str, previous: Any) -> dict[str, Any]:
+        proved.append(previous is None)
+        return {"key": key, "head": str(t.head())}
+
+    details = Details(compute)
+    for step in (("bet", "rouge", "noir à 5"), ("close",), ("spin", "7")):
+        details.of(poller.refresh(), "t.sqlite")
+        assert cb("table", "--table", location, *step).returncode == 0
+    details.of(poller.refresh(), "t.sqlite")
+    assert proved == [True, False, False, False]  # the head moved, the proof was kept
+    details.prove_every = 0
+    assert cb("table", "--table", location, "bet", "rouge", "rouge à 10").returncode == 0
+    details.of(poller.refresh(), "t.sqlite")
+    assert proved[-1] is True
