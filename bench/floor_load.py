@@ -166,7 +166,13 @@ def with_pages(
     finally:
         stop.set()
         server.terminate()
-        server.wait(timeout=30)
+        began = time.perf_counter()
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            print("  the floor did not stop in 60 s after SIGTERM: killed")
+        print(f"  the floor stopped {time.perf_counter() - began:.1f} s after SIGTERM")
     return row, pages, evenings
 
 
@@ -174,7 +180,7 @@ def name_of(location: str) -> str:
     """A table's name on the floor: its ``table=`` id, or its file's name."""
     if "table=" in location:
         return location.rsplit("table=", 1)[1]
-    return Path(location).stem
+    return Path(location).name
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -239,7 +245,7 @@ def main() -> None:
                 Path(watched[0]).parent)  # fmt: skip
             print(f"{backend}: {args.tables} tables with {args.pages} pages …", flush=True)
             after, pages, evenings = with_pages(backend, source, watched, work, args)
-        report(backend, before, after)
+        report(backend, before, after, args.pages)
         for line in refresh_lines(pages, watched, evenings):
             print(line)
 
@@ -249,9 +255,9 @@ def places_of(backend: str) -> contextlib.AbstractContextManager[Callable[[str],
     return busy.sqlite_places() if backend == "sqlite" else busy.postgres_places(None)
 
 
-def report(backend: str, before: busy.Row, after: busy.Row) -> None:
+def report(backend: str, before: busy.Row, after: busy.Row, pages: int) -> None:
     print(f"\n{backend:10} {'bets/s':>8} {'spin p50 ms':>11} {'p95 ms':>8} {'evening s':>9}")
-    for label, r in (("alone", before), ("20 pages", after)):
+    for label, r in (("alone", before), (f"{pages} pages", after)):
         print(f"  {label:8} {r.total_rate:8.0f} {r.p50_ms:11.1f} {r.p95_ms:8.1f} {r.wall_s:9.1f}")
     slower = (1 - after.total_rate / before.total_rate) * 100
     print(

@@ -23,6 +23,8 @@ import pytest
 
 from callbets.messages import say_in
 from callbets.web.app import CSP
+from callbets.web.details import table_details
+from callbets.web.prover import Prover
 from callbets.web.snapshot import Details, Poller, Snapshot
 
 from .conftest import ROOT
@@ -116,6 +118,17 @@ def test_a_name_typed_at_the_table_is_never_markup(served: str):
     assert "document.write" not in script and "eval(" not in script
 
 
+def proved(url: str, auth: str = "") -> bytes:
+    """A table page's JSON once the floor has proved the table (it proves its tables in
+    turn, apart from its looks)."""
+    for _ in range(150):
+        _, _, body = get(url, auth=auth) if auth else get(url)
+        if json.loads(body)["audit"]["verifies"] is not None:
+            return body
+        time.sleep(0.2)
+    raise AssertionError(f"{url}: not proved in 30 s")
+
+
 def test_the_floor_and_a_table_as_json(served: str):
     _, _, body = get(f"{served}/api/floor", auth=f"Bearer {TOKEN}")
     floor = json.loads(body)
@@ -125,8 +138,7 @@ def test_the_floor_and_a_table_as_json(served: str):
     assert (t1["round"], t1["betting"], t1["said_betting"]) == (2, "open", "ouvert")
     assert (t1["staked"], t1["pending"], t1["last_numbers"]) == (30, 1, [17])
     assert t1["last_colours"] == ["black"] and floor["version"] >= 1
-    _, _, body = get(f"{served}/api/table/t1.sqlite", auth=f"Bearer {TOKEN}")
-    detail = json.loads(body)
+    detail = json.loads(proved(f"{served}/api/table/t1.sqlite", f"Bearer {TOKEN}"))
     bets = {b["player"]: b["lines"] for b in detail["bets"]}
     assert bets["rouge"][0] == "#3 tiers du cylindre, 6 pièces à 5 = 30"
     assert detail["pending"] == ["#4 rouge, en attente de confirmation : cheval 5/8 à 5"]
@@ -156,13 +168,14 @@ def test_the_page_speaks_the_floors_language(floor: Path, lang: str):
     with serving([str(floor)], lang) as url:
         _, _, html = get(url + "/")
         _, _, data = get(url + "/api/floor")
-        _, _, detail = get(url + "/api/table/t1.sqlite")
+        pending = json.loads(get(url + "/api/table/t1.sqlite")[2])["audit"]["said"]
+        detail = proved(url + "/api/table/t1.sqlite")
         _, _, refused = get(url + "/", "POST")
     page = html.decode()
     assert f'<html lang="{lang}">' in page
     words = json.loads(re.search(r'data-words="([^"]*)"', page)[1].replace("&#34;", '"')
                         .replace("&#39;", "'").replace("&amp;", "&"))  # fmt: skip
-    shown = [*words.values(), refused.decode()]
+    shown = [*words.values(), refused.decode(), pending]
     for t in json.loads(data)["tables"]:
         shown += [t["said_betting"], t["said_error"], *t["said_flags"]]
     d = json.loads(detail)
@@ -209,7 +222,7 @@ def test_twenty_pages_cost_the_tables_one_look(floor: Path):
     poller.refresh()
     calls = []
 
-    def compute(t: Any, key: str, previous: Any) -> dict[str, Any]:
+    def compute(t: Any, key: str, previous: Any, read: Any) -> dict[str, Any]:
         calls.append(key)
         time.sleep(0.05)
         return {"key": key}
@@ -314,23 +327,34 @@ def test_a_server_error_is_a_short_sentence(caplog: pytest.LogCaptureFixture):
     assert b"Traceback" not in body and b"KeyError" not in body
 
 
-def test_a_table_page_proves_its_table_at_most_every_minute(tmp_path: Path):
-    location = str(tmp_path / "t.sqlite")
-    table(location, ("player", "rouge"), ("bet", "rouge", "rouge à 10"))
+def test_the_floor_proves_its_tables_apart_from_its_looks_one_at_a_time(tmp_path: Path):
+    """A look never replays an evening (a busy table's takes tens of seconds): the prover
+    proves the table whose proof is the oldest among those due, one a call, and the
+    table page shows that proof and the report made with it."""
+    for name in ("a", "b"):
+        table(str(tmp_path / f"{name}.sqlite"), ("player", "rouge"), ("bet", "rouge", "rouge à 10"))
     poller = Poller([str(tmp_path)], "fr")
-    proved: list[bool] = []
-
-    def compute(t: Any, key: str, previous: Any) -> dict[str, Any]:
-        proved.append(previous is None)
-        return {"key": key, "head": str(t.head())}
-
-    details = Details(compute)
-    for step in (("bet", "rouge", "noir à 5"), ("close",), ("spin", "7")):
-        details.of(poller.refresh(), "t.sqlite")
-        assert cb("table", "--table", location, *step).returncode == 0
-    details.of(poller.refresh(), "t.sqlite")
-    assert proved == [True, False, False, False]  # the head moved, the proof was kept
-    details.prove_every = 0
-    assert cb("table", "--table", location, "bet", "rouge", "rouge à 10").returncode == 0
-    details.of(poller.refresh(), "t.sqlite")
-    assert proved[-1] is True
+    poller.watch.proving = False
+    prover = Prover(lambda: poller.snapshot.locations, poller.watch, threading.Event())
+    details = Details(
+        lambda t, key, before, read: table_details(
+            t, key, "fr", (poller.watch.proofs.get(t.uid), prover.reports.get(t.uid)), before, read
+        )
+    )
+    snapshot = poller.refresh()
+    assert poller.watch.proofs == {}  # the look proved nothing
+    page = details.of(snapshot, "a.sqlite")
+    assert page is not None and page["audit"]["verifies"] is None
+    assert page["audit"]["said"] == say_in("fr", "web_audit_pending")
+    assert prover.prove_one() > 0 and len(poller.watch.proofs) == 1
+    assert prover.prove_one() > 0 and len(poller.watch.proofs) == 2
+    assert prover.prove_one() == 0  # nothing due: no head has moved
+    for step in (("close",), ("spin", "7")):
+        assert cb("table", "--table", str(tmp_path / "b.sqlite"), *step).returncode == 0
+    poller.watch.prove_every = 0
+    assert prover.prove_one() > 0 and prover.prove_one() == 0  # only b was due
+    details.stamp = lambda t: f"{t.head()} {poller.watch.proofs[t.uid].at}"
+    page = details.of(poller.refresh(), "b.sqlite")
+    assert page is not None and page["audit"]["verifies"] is True
+    assert page["report"] and not ENGLISH.search(" ".join(page["report"]))
+    assert page["spins"][0]["number"] == 7

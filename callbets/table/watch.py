@@ -45,6 +45,9 @@ class Watch:
     anchor: Path | None = None
     """Where the heads seen are kept (None: in memory only)."""
     prove_every: float = PROVE_EVERY
+    proving: bool = True
+    """Whether a look proves a table that is due (False: proofs are made apart, by
+    :meth:`prove`, and a look only uses the last one and checks the chain)."""
     seen: dict[str, Head] = field(default_factory=dict)
     proofs: dict[str, Proof] = field(default_factory=dict)
 
@@ -73,16 +76,28 @@ class Watch:
         now = table.head().rows
         return [said(f"floor_audit_{verdict}", head=seen, rows=now)]
 
+    def due(self, table: Table) -> bool:
+        """Whether the table is to be proved again: never proved, or its head has moved
+        and the last proof is :attr:`prove_every` seconds old."""
+        last = self.proofs.get(table.uid)
+        return last is None or (
+            last.head != table.head() and time.monotonic() - last.at >= self.prove_every
+        )
+
     def _proof(self, table: Table, head: Head) -> list[str]:
         last = self.proofs.get(table.uid)
-        if last is not None and (
-            last.head == head or time.monotonic() - last.at < self.prove_every
-        ):
-            if last.head == head:
-                return last.flags
+        if last is not None and last.head == head:
+            return last.flags
+        if not self.proving or (last is not None and not self.due(table)):
             check = table_chain(table.store)  # a cheap look until the next proof
             broken = [] if check.ok else [_broken(check.first_bad, check.reason)]
-            return broken + last.flags
+            return broken + (last.flags if last is not None else [])
+        return self.prove(table, head)
+
+    def prove(self, table: Table, head: Head | None = None) -> list[str]:
+        """Prove the table now (its chain, its books, its state replayed from its audit:
+        :meth:`~callbets.table.table.Table.verify`) and keep what it found."""
+        head = head or table.head()
         found = table.verify()
         flags: list[str] = []
         if not found.chain.ok:

@@ -44,6 +44,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..messages import say_in
+from ..table.table import Table
+from ..table.watch import Proof
 from .details import table_details
 from .snapshot import Details, Poller
 
@@ -151,7 +153,21 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
     when ``start``); ``banner`` is said on stderr once it listens."""
     lang = poller.lang
     pages = _pages()
-    details = Details(lambda table, key, previous: table_details(table, key, lang, previous))
+
+    def proved(table: Table) -> tuple[Proof | None, dict[str, Any] | None]:
+        reports = poller.prover.reports if poller.prover is not None else {}
+        return poller.watch.proofs.get(table.uid), reports.get(table.uid)
+
+    def stamp(table: Table) -> str:
+        proof = poller.watch.proofs.get(table.uid)
+        return f"{table.head()} {proof.at if proof is not None else ''}"
+
+    details = Details(
+        lambda table, key, before, read: table_details(
+            table, key, lang, proved(table), before, read
+        ),
+        stamp,
+    )
     blanks = {f: f"{{{f}}}" for f in ("tables", "open", "staked", "prison", "flags")}
     words = {key: say_in(lang, key, **(blanks if key == "web_totals" else {})) for key in WORDS}
 

@@ -17,8 +17,8 @@ from ..console.report import evening as said_evening
 from ..language.readback import readback
 from ..messages import message_in, say_in
 from ..pictures.svg import svg
-from ..table.evening import evening
 from ..table.table import Table
+from ..table.watch import Proof
 from .snapshot import colour
 
 SHOWN_SPINS = 5
@@ -26,12 +26,35 @@ SHOWN_SPINS = 5
 
 
 def table_details(
-    table: Table, key: str, lang: str, previous: dict[str, Any] | None = None
+    table: Table,
+    key: str,
+    lang: str,
+    proved: tuple[Proof | None, dict[str, Any] | None] = (None, None),
+    previous: dict[str, Any] | None = None,
+    read_back: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     """Everything a table page shows (``/api/table/KEY``); ``svg`` is the picture's
-    document, served on its own (``/table/KEY/picture.svg``).  The audit's proof and the
-    evening's report (which replay the whole evening) are made afresh, or taken from
-    ``previous`` details when they were made a moment ago."""
+    document, served on its own (``/table/KEY/picture.svg``).  ``proved``: the table's
+    last proof and the evening's report made with it (the floor's
+    :class:`~.prover.Prover` makes them; a page never replays an evening).  The last
+    spins are kept from ``previous`` details while no spin has been played since, and
+    announcements read back are kept in ``read_back``."""
+    read_back = {} if read_back is None else read_back
+    proof, report = proved
+    return {
+        "key": key,
+        "table": table.name,
+        "house": table.house.name,
+        **_layout(table, lang, read_back),
+        "spins": _spins(table, lang, previous),
+        "audit": _audit(proof, lang),
+        "report": plain(said_evening(report, lang)).splitlines() if report else None,
+    }
+
+
+def _layout(table: Table, lang: str, read_back: dict[int, str]) -> dict[str, Any]:
+    """The round's bets by player as read back, the announcements waiting, the chips
+    and the picture."""
     bets = table.open_bets()
     by_player: dict[str, list[str]] = {p: [] for p in table.players()}
     read: set[int] = set()
@@ -43,55 +66,48 @@ def table_details(
         aid = int(b.group.split(".")[0])
         if aid not in read:
             read.add(aid)
-            _, announcement = table.announcement(aid)
-            lines.append(f"#{aid} " + readback(announcement, lang, table.house))
+            if aid not in read_back:
+                _, announcement = table.announcement(aid)
+                read_back[aid] = f"#{aid} " + readback(announcement, lang, table.house)
+            lines.append(read_back[aid])
     pending = [
         say_in(lang, "web_waiting", id=aid, player=player, text=text)
         for aid, player, text in table.pending()
     ]
-    recent = table.recent_spins(SHOWN_SPINS)
-    spins = [
-        {"round": r.round, "number": r.settlement.number,
-         "colour": colour(r.settlement.number),
-         "lines": plain(spin(r, table.house, lang)).splitlines()}
-        for r in recent
-    ]  # fmt: skip
-    if previous is not None:  # proved a moment ago: the same proof until the next
-        audit, report = previous["audit"], previous["report"]
-    else:
-        audit, report = _proof(table, lang, bool(recent))
     chips = [(b.position, b.amount) for b in bets]
     return {
-        "key": key,
-        "table": table.name,
-        "house": table.house.name,
         "bets": [{"player": p, "lines": "\n".join(ls).splitlines()} for p, ls in by_player.items()],
         "pending": pending,
         "chips": [
             {"kind": p.kind.value, "numbers": list(p.numbers), "amount": a} for p, a in chips
         ],
-        "spins": spins,
-        "audit": audit,
-        "report": report,
         "svg": svg(chips, table.name),
     }
 
 
-def _proof(table: Table, lang: str, played: bool) -> tuple[dict[str, Any], list[str] | None]:
-    """The audit's state (the table proved from its audit, as ``table verify`` does) and
-    the evening's report as lines (None before the first spin)."""
-    data = evening(table) if played else None
-    found = table.verify() if data is None or not data["audit"]["verifies"] else None
-    audit: dict[str, Any] = dict(data["audit"]) if data is not None else {}
-    if found is not None:
-        audit.setdefault("verifies", found.ok)
-        audit.setdefault("rows", found.chain.rows)
-        audit.setdefault("head", str(table.head()))
-        if not found.ok:
-            audit["problems"] = [message_in(p, lang) for p in [*found.problems, *found.replayed]]
-    audit["said"] = (
-        say_in(lang, "web_audit_ok", rows=audit["rows"], head=audit["head"])
-        if audit["verifies"]
-        else say_in(lang, "web_audit_bad", head=audit["head"])
-    )
-    return audit, plain(said_evening(data, lang)).splitlines() if data else None
+def _spins(table: Table, lang: str, previous: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The last spins with their settlements (those shown before while no new spin)."""
+    last = table.round - 1
+    if previous is not None and (previous["spins"] or [{"round": 0}])[0]["round"] == last:
+        kept: list[dict[str, Any]] = previous["spins"]
+        return kept
+    return [
+        {"round": r.round, "number": r.settlement.number,
+         "colour": colour(r.settlement.number),
+         "lines": plain(spin(r, table.house, lang)).splitlines()}
+        for r in table.recent_spins(SHOWN_SPINS)
+    ]  # fmt: skip
+
+
+def _audit(proof: Proof | None, lang: str) -> dict[str, Any]:
+    """The audit's state as the table's last proof found it."""
+    if proof is None:
+        return {"verifies": None, "said": say_in(lang, "web_audit_pending")}
+    audit: dict[str, Any] = {"verifies": not proof.flags, "rows": proof.head.rows,
+                             "head": str(proof.head)}  # fmt: skip
+    if proof.flags:
+        audit["problems"] = [message_in(f, lang) for f in proof.flags]
+        audit["said"] = say_in(lang, "web_audit_bad", head=audit["head"])
+    else:
+        audit["said"] = say_in(lang, "web_audit_ok", rows=audit["rows"], head=audit["head"])
+    return audit

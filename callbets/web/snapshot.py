@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,8 @@ from ..messages import message_in, say_in
 from ..roulette.layout import BLACK, RED
 from ..table.floor import LARGE_WIN, TableView, as_json, expand, survey, view
 from ..table.table import Table
-from ..table.watch import PROVE_EVERY, Watch
+from ..table.watch import Watch
+from .prover import Prover
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,9 @@ class Poller:
     snapshot: Snapshot = field(default_factory=lambda: Snapshot(0, (), {}, {"tables": []}))
     changed: threading.Condition = field(default_factory=threading.Condition)
     closing: threading.Event = field(default_factory=threading.Event)
-    """Set when the floor stops: the poller and the event streams end."""
+    """Set when the floor stops: the poller, the prover and the event streams end."""
+    prover: Prover | None = None
+    """Proves the tables apart from the looks, once started (:mod:`.prover`)."""
     _thread: threading.Thread | None = None
 
     def refresh(self) -> Snapshot:
@@ -114,6 +116,7 @@ class Poller:
         views, where = look(self.sources, self.lang, self.watch, self.large_win)
         keys = keyed(views)
         data = floor_data(views, keys, self.lang)
+        data["proofs"] = self.prover.made if self.prover is not None else 0
         old = self.snapshot
         if old.version and data == {k: v for k, v in old.data.items() if k != "version"}:
             return old  # nothing shown has changed: the pages have nothing to read again
@@ -127,16 +130,23 @@ class Poller:
         return new
 
     def start(self) -> None:
-        """Look once now, then every ``every`` seconds in a daemon thread."""
+        """Look once now, then every ``every`` seconds in a daemon thread; the tables are
+        proved in another (:class:`~.prover.Prover`), never inside a look."""
+        self.watch.proving = False
+        self.prover = Prover(lambda: self.snapshot.locations, self.watch, self.closing,
+                             self.every)  # fmt: skip
         self.refresh()
         self._thread = threading.Thread(target=self._run, name="floor-poller", daemon=True)
         self._thread.start()
+        self.prover.start()
 
     def stop(self) -> None:
-        """Stop looking (the thread ends within a look)."""
+        """Stop looking and proving (the threads end within a look, or after a proof)."""
         self.closing.set()
         if self._thread is not None:
             self._thread.join(timeout=30)
+        if self.prover is not None:
+            self.prover.join(timeout=5)  # a daemon: a proof under way does not hold the exit
 
     def _run(self) -> None:
         while not self.closing.wait(self.every):
@@ -151,22 +161,23 @@ class _Cached:
     version: int
     head: str
     details: dict[str, Any]
-    proved: float
-    """When the table was last proved (its audit, its evening's report)."""
 
 
 @dataclass
 class Details:
     """A table page's details, read at most once per table and snapshot version, and
-    computed again only when the table's audit head has moved; the table is proved again
-    (its whole evening replayed) at most every ``prove_every`` seconds, as the floor's
-    :class:`~callbets.table.watch.Watch` does."""
+    computed again only when the table's audit head has moved (the proof and the report
+    in them are the :class:`~.prover.Prover`'s, never made here)."""
 
-    compute: Callable[[Table, str, dict[str, Any] | None], dict[str, Any]]
-    """What a table page shows, from the table open read-only, its key, and the details
-    before whose proof is to be kept (None: prove it now)."""
-    prove_every: float = PROVE_EVERY
+    compute: Callable[[Table, str, dict[str, Any] | None, dict[int, str]], dict[str, Any]]
+    """What a table page shows, from the table open read-only, its key, its details
+    before (None: none yet) and its announcements read back so far, by id (they never
+    change: read back once)."""
+    stamp: Callable[[Table], str] = lambda table: str(table.head())
+    """What, when it moves, makes the details be read again (the audit's head, and the
+    time of the table's last proof)."""
     _cache: dict[str, _Cached] = field(default_factory=dict)
+    _readbacks: dict[str, dict[int, str]] = field(default_factory=dict)
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _guard: threading.Lock = field(default_factory=threading.Lock)
 
@@ -182,14 +193,12 @@ class Details:
             if cached is not None and cached.version == snapshot.version:
                 return {**cached.details, "version": snapshot.version}
             with Table.open(location, write=False) as table:
-                head = str(table.head())
+                head = self.stamp(table)
                 if cached is None or cached.head != head:
-                    now = time.monotonic()
-                    recent = cached is not None and now - cached.proved < self.prove_every
-                    kept = cached if recent else None
-                    details = self.compute(table, key, kept.details if kept else None)
-                    cached = _Cached(snapshot.version, head, details,
-                                     kept.proved if kept else now)  # fmt: skip
+                    before = cached.details if cached is not None else None
+                    read = self._readbacks.setdefault(key, {})
+                    cached = _Cached(snapshot.version, head,
+                                     self.compute(table, key, before, read))  # fmt: skip
                 cached.version = snapshot.version
             self._cache[key] = cached
             return {**cached.details, "version": snapshot.version}
