@@ -118,3 +118,35 @@ def test_the_floor_flags_a_state_not_from_its_audit_and_a_cut_audit(where: Where
     lab.restore(before)  # the last bet cut away, state and audit alike: consistent
     cut = flags()
     assert len(cut) == 1 and cut[0].startswith("AUDIT CUT: the floor saw head"), cut
+
+
+def test_a_look_checks_only_the_new_rows_and_still_finds_them_changed(tmp_path: Path):
+    """The floor's look checks the chain from where it was found good (a busy table's
+    whole chain takes a second), and finds an edited row after that point; when the row
+    it stopped at no longer holds its hash, it checks the whole chain again."""
+    import sqlite3
+
+    from callbets.table import Table
+    from callbets.table.books import table_chain
+    from callbets.table.chain import Head
+
+    path = tmp_path / "t.sqlite"
+    with Table.create(str(path), "venice-french", "fr") as t:
+        t.add_player("rouge")
+        t.bet("rouge", "rouge à 10")
+    with Table.open(str(path), write=False) as t:
+        whole = table_chain(t.store)
+        done = Head(whole.rows, whole.head)
+    with Table.open(str(path)) as t:
+        t.bet("rouge", "noir à 5")
+    with Table.open(str(path), write=False) as t:
+        more = table_chain(t.store, after=done)
+        assert more.ok and more.rows == table_chain(t.store).rows > done.rows
+    with sqlite3.connect(path) as db:  # behind callbets' back
+        db.execute("DROP TRIGGER IF EXISTS audit_no_update")
+        db.execute("UPDATE audit SET payload = replace(payload, '5', '50') WHERE id = ?",
+                   (done.rows + 1,))  # fmt: skip
+    with Table.open(str(path), write=False) as t:
+        assert table_chain(t.store, after=done).first_bad == done.rows + 1
+        moved = Head(done.rows, "0" * 64)  # not the hash there: the whole chain again
+        assert table_chain(t.store, after=moved).first_bad == done.rows + 1

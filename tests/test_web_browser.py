@@ -173,7 +173,11 @@ def test_the_table_page_draws_the_rounds_chips(browser: Any, floor: str, casino:
 
 def test_a_name_typed_at_the_table_is_shown_as_text(browser: Any, floor: str):
     browser.get(floor + "/table/t1.sqlite")
-    players = wait_for(lambda: [e.text for e in browser.find_elements("css selector", "#bets h3")])
+    players = wait_for(
+        lambda: browser.execute_script(  # read at once: the page may redraw
+            "return [...document.querySelectorAll('#bets h3')].map(e => e.textContent)"
+        )
+    )
     assert INJECTED in players
     assert len(browser.find_elements("css selector", "img")) == 1  # the picture alone
     assert no_alert(browser)

@@ -310,7 +310,7 @@ def test_the_readmes_read_only_role_is_enough_and_cannot_write(postgres_server: 
     with serving([pit], "en") as url:
         (t1,) = json.loads(get(url + "/api/floor")[2])["tables"]
         assert (t1["error"], t1["staked"]) == ("", 10)
-        detail = json.loads(get(url + "/api/table/T1")[2])
+        detail = json.loads(proved(url + "/api/table/T1"))
         assert detail["audit"]["verifies"] and len(detail["chips"]) == 1
     refused = cb("table", "--table", f"{pit}?table=T1", "bet", "rouge", "noir à 5")
     assert refused.returncode != 0 and "read-only" in refused.stderr + refused.stdout

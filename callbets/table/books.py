@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..messages import Said, said
 from ..roulette.house import House
 from ..roulette.settle import settle
-from .chain import ChainCheck, check_chain, genesis, table_key
+from .chain import ChainCheck, Head, check_chain, genesis, table_key
 from .proof import prove
 from .rows import settled_bets
 from .store import Store
@@ -58,13 +58,26 @@ def _header(store: Store) -> dict[str, str]:
     }
 
 
-def table_chain(store: Store, header: dict[str, str] | None = None) -> ChainCheck:
-    """Check a table's audit chain from its identity, with its key.
+def table_chain(
+    store: Store, header: dict[str, str] | None = None, after: Head | None = None
+) -> ChainCheck:
+    """Check a table's audit chain from its identity, with its key; ``after``: a head
+    (its full hash) up to which the chain was checked already: only the rows after it
+    are, when the row it names still holds that hash (else the whole chain is).
 
     :raises AuditKeyError: the table is keyed and its key is not set (or another is).
     """
     header = header if header is not None else _header(store)
     key = table_key(header.get("uid"), header.get("key_check"))
+    if after is not None and after.rows > 0:
+        rows = store.rows(
+            "SELECT id, ts, kind, payload, hash FROM audit WHERE table_id = :t AND id >= :seq "
+            "ORDER BY id",
+            seq=after.rows,
+        )
+        if rows and rows[0][0] == after.rows and rows[0][4] == after.hash:
+            more = check_chain(rows[1:], key, after.hash, after.rows + 1)
+            return ChainCheck(after.rows + more.rows, more.first_bad, more.reason, more.head)
     return check_chain(store.audit_rows(), key, genesis(header.get("uid")))
 
 

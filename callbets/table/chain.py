@@ -101,10 +101,12 @@ def check_chain(
     rows: Iterable[tuple[int, str, str, str, str | None]],
     key: bytes | None,
     first: str = GENESIS,
+    start: int = 1,
 ) -> ChainCheck:
     """Recompute the chain over ``(seq, ts, kind, payload, hash)`` rows in their order,
-    the first chained to ``first`` (:func:`genesis`)."""
-    previous, expected_seq, count = first, 1, 0
+    the first (numbered ``start``) chained to ``first`` (:func:`genesis`, or the hash of
+    the row before)."""
+    previous, expected_seq, count = first, start, 0
     for seq, ts, kind, payload, stored in rows:
         count += 1
         if seq != expected_seq:

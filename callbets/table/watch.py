@@ -49,6 +49,9 @@ class Watch:
     """Whether a look proves a table that is due (False: proofs are made apart, by
     :meth:`prove`, and a look only uses the last one and checks the chain)."""
     seen: dict[str, Head] = field(default_factory=dict)
+    checked: dict[str, Head] = field(default_factory=dict)
+    """How far each table's chain was found good (full hash): a look checks the rows
+    after it only (a proof checks the whole chain again)."""
     proofs: dict[str, Proof] = field(default_factory=dict)
 
     def flags(self, table: Table) -> list[str]:
@@ -89,10 +92,17 @@ class Watch:
         if last is not None and last.head == head:
             return last.flags
         if not self.proving or (last is not None and not self.due(table)):
-            check = table_chain(table.store)  # a cheap look until the next proof
-            broken = [] if check.ok else [_broken(check.first_bad, check.reason)]
-            return broken + (last.flags if last is not None else [])
+            return self._new_rows(table) + (last.flags if last is not None else [])
         return self.prove(table, head)
+
+    def _new_rows(self, table: Table) -> list[str]:
+        """The chain's rows since the last look checked (a cheap look until the next
+        proof)."""
+        check = table_chain(table.store, after=self.checked.get(table.uid))
+        if not check.ok:
+            return [_broken(check.first_bad, check.reason)]
+        self.checked[table.uid] = Head(check.rows, check.head)
+        return []
 
     def prove(self, table: Table, head: Head | None = None) -> list[str]:
         """Prove the table now (its chain, its books, its state replayed from its audit:
