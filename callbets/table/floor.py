@@ -101,11 +101,17 @@ def expand(locations: Iterable[str | Path]) -> list[str | Path]:
     return out
 
 
-def view(location: str | Path, large_win: int = LARGE_WIN, watch: Watch | None = None) -> TableView:
+def view(
+    location: str | Path,
+    large_win: int = LARGE_WIN,
+    watch: Watch | None = None,
+    checked: bool = True,
+) -> TableView:
     """One table's view (or the reason it cannot be read: a table damaged in any way is
-    the floor's to show, not to stop at)."""
+    the floor's to show, not to stop at); ``checked=False``: without SQLite's quick
+    check of the whole file (for a floor that proves its tables apart)."""
     try:
-        with Table.open(location, write=False) as table:
+        with Table.open(location, write=False, checked=checked) as table:
             return _read(table, large_win, watch or Watch())
     except Exception as err:  # a damaged row may fail anywhere in the reading
         return _unreadable(location, err)

@@ -49,7 +49,7 @@ def exists(location: str | Path) -> bool:
     return has_table(str(location))
 
 
-def open_store(location: str | Path, write: bool) -> Store:
+def open_store(location: str | Path, write: bool, checked: bool = True) -> Store:
     """Open the store of an existing table: a PostgreSQL URL, or an SQLite file.
 
     :raises TableError: no such table, not a callbets table, damaged, locked, or a schema
@@ -57,7 +57,7 @@ def open_store(location: str | Path, write: bool) -> Store:
     """
     if is_url(location):
         return open_postgres(str(location), write)
-    return open_sqlite(_file(location), write)
+    return open_sqlite(_file(location), write, checked)
 
 
 def create_store(location: str | Path) -> Store:

@@ -232,14 +232,14 @@ def create_sqlite(path: Path) -> SqliteStore:
     return SqliteStore(db, path, True)
 
 
-def open_sqlite(path: Path, write: bool) -> SqliteStore:
+def open_sqlite(path: Path, write: bool, checked: bool = True) -> SqliteStore:
     """Open an existing table file, checked before anything is written to it; opened for
     writing, a file of an earlier version is brought up to date.
 
     :raises TableError: no such file, not a callbets table, damaged, locked, or made by
         a newer callbets.
     """
-    ro, version = _checked(path)
+    ro, version = _checked(path, quick=checked or write)
     if not write:
         return SqliteStore(ro, path, False)
     ro.close()
@@ -263,9 +263,9 @@ def upgrade_sqlite(path: Path) -> tuple[int, int]:
     return version, SCHEMA_VERSION
 
 
-def _checked(path: Path) -> tuple[sqlite3.Connection, int]:
+def _checked(path: Path, quick: bool = True) -> tuple[sqlite3.Connection, int]:
     """A read-only connection to a table file and its schema version, after SQLite's
-    quick check; nothing is written."""
+    quick check (``quick``); nothing is written."""
     if not path.is_file():
         raise TableError(f"no table at {path}: open one with 'callbets table open'")
     with open(path, "rb") as f:
@@ -275,7 +275,7 @@ def _checked(path: Path) -> tuple[sqlite3.Connection, int]:
         ro = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True,
                              isolation_level=None, timeout=2.0)  # fmt: skip
         version = _recognise(ro, path)
-        check = ro.execute("PRAGMA quick_check").fetchone()
+        check = ro.execute("PRAGMA quick_check").fetchone() if quick else ("ok",)
         if check is None or check[0] != "ok":
             said = check[0] if check else "?"
             raise TableError(f"{path} is damaged (SQLite quick check: {said})")

@@ -93,15 +93,17 @@ class Table(Replaying):
         return cls(store).as_croupier(croupier)
 
     @classmethod
-    def open(cls, location: str | Path, write: bool = True) -> Table:
-        """Open an existing table (a file or a URL); ``write=False`` opens it read-only.
+    def open(cls, location: str | Path, write: bool = True, checked: bool = True) -> Table:
+        """Open an existing table (a file or a URL); ``write=False`` opens it read-only;
+        ``checked=False`` skips SQLite's quick check of the whole file (a floor looking
+        every 2 s at a table it proves apart).
 
         Nothing is written to a database before it is known to hold a callbets table.
 
         :raises TableError: no such table, not a callbets table, damaged, locked, or
             unreachable.
         """
-        return cls(open_store(location, write))
+        return cls(open_store(location, write, checked))
 
     # ---- reading -------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
