@@ -50,7 +50,7 @@ def test_settle_jsonl_keeps_refusals_in_line():
 
 def test_settle_rejects_a_number_off_the_wheel():
     proc = cb("settle", "--spin", "37", "tiers")
-    assert proc.returncode == 2 and "not on the wheel" in proc.stderr
+    assert proc.returncode == 2 and "n'est pas sur le cylindre (0 à 36)" in proc.stderr
 
 
 def test_a_whole_evening_from_the_shell(where: Where):

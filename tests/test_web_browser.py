@@ -9,17 +9,15 @@ from __future__ import annotations
 import os
 import re
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import psycopg
 import pytest
 
 from callbets.table import Table
 
 from .test_table_words import ENGLISH
-from .web_server import cb, serving, table
+from .web_server import cb, new_database, serving, table
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 INJECTED = "<img src=x onerror=alert(1)>"
@@ -58,12 +56,7 @@ def casino(tmp_path_factory: pytest.TempPathFactory, postgres_server: str) -> di
     table(str(folder / "t1.sqlite"), ("player", INJECTED), ("player", "rouge"),
           ("bet", INJECTED, "le 17 et les voisins à 1"), ("bet", "rouge", "tiers à 5"))  # fmt: skip
     table(str(folder / f"{INJECTED}.sqlite"), ("player", "bleu"))
-    name = f"web_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(postgres_server.rsplit("/", 1)[0] + "/postgres",
-                         autocommit=True) as conn:  # fmt: skip
-        conn.execute(f"CREATE DATABASE {name}")
-    db = postgres_server.rsplit("/", 1)[0] + f"/{name}"
-    assert cb("db", "upgrade", db).returncode == 0
+    db = new_database(postgres_server)
     table(f"{db}?table=P1", ("player", "nero"), ("bet", "nero", "orfanelli da 1"), lang="it")
     table(f"{db}?table=P2", ("player", "rosso"), lang="it")
     return {"folder": str(folder), "db": db}

@@ -29,7 +29,7 @@ from callbets.web.snapshot import Details, Poller, Snapshot
 
 from .conftest import ROOT
 from .test_table_words import ENGLISH
-from .web_server import basic, cb, get, serving, table
+from .web_server import basic, cb, get, new_database, serving, table
 
 INJECTED = "<img src=x onerror=alert(1)>"
 TOKEN = "pit-boss-s3cret"
@@ -187,12 +187,7 @@ def test_the_page_speaks_the_floors_language(floor: Path, lang: str):
 
 
 def test_the_floor_follows_its_tables_and_a_database(postgres_server: str, tmp_path: Path):
-    name = f"web_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(postgres_server.rsplit("/", 1)[0] + "/postgres",
-                         autocommit=True) as conn:  # fmt: skip
-        conn.execute(f"CREATE DATABASE {name}")
-    db = postgres_server.rsplit("/", 1)[0] + f"/{name}"
-    assert cb("db", "upgrade", db).returncode == 0
+    db = new_database(postgres_server)
     table(f"{db}?table=T1", ("player", "rouge"), ("bet", "rouge", "tiers à 5"))
     table(f"{db}?table=T2", ("player", "nero"), lang="it")
     with serving([db], "it") as url:

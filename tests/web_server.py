@@ -12,9 +12,11 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import psycopg
 import uvicorn
 
 from callbets.web import Poller, build
@@ -82,3 +84,14 @@ def get(url: str, method: str = "GET", auth: str = "", timeout: float = 10
 def basic(password: str, user: str = "pit") -> str:
     """An HTTP Basic ``Authorization`` header."""
     return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+def new_database(postgres_server: str) -> str:
+    """A new database with the callbets schema on the tests' server: its URL."""
+    name = f"web_{uuid.uuid4().hex[:8]}"
+    admin = postgres_server.rsplit("/", 1)[0]
+    with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    db = f"{admin}/{name}"
+    assert cb("db", "upgrade", db).returncode == 0
+    return db
