@@ -79,19 +79,20 @@ class Watch:
         now = table.head().rows
         return [said(f"floor_audit_{verdict}", head=seen, rows=now)]
 
-    def due(self, table: Table) -> bool:
-        """Whether the table is to be proved again: never proved, or its head has moved
-        and the last proof is :attr:`prove_every` seconds old."""
+    def due(self, table: Table, head: Head | None = None) -> bool:
+        """Whether the table is to be proved again: never proved, or its head (``head``,
+        read now when not given) has moved and the last proof is :attr:`prove_every`
+        seconds old."""
         last = self.proofs.get(table.uid)
         return last is None or (
-            last.head != table.head() and time.monotonic() - last.at >= self.prove_every
+            last.head != (head or table.head()) and time.monotonic() - last.at >= self.prove_every
         )
 
     def _proof(self, table: Table, head: Head) -> list[str]:
         last = self.proofs.get(table.uid)
         if last is not None and last.head == head:
             return last.flags
-        if not self.proving or (last is not None and not self.due(table)):
+        if not self.proving or (last is not None and not self.due(table, head)):
             return self._new_rows(table) + (last.flags if last is not None else [])
         return self.prove(table, head)
 
