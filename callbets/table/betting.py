@@ -15,7 +15,7 @@ from ..roulette.layout import Position
 from ..roulette.limits import LimitError, check_limits, counted
 from ..roulette.settle import Bet
 from .core import NEXT_ANNOUNCEMENT, NEXT_BET, TableCore, timestamp
-from .rows import bet_from_row
+from .rows import bet_from_row, stake_from_row
 
 NOTATION_ORIGINS = frozenset({"replay", "reading"})
 
@@ -27,14 +27,27 @@ class Betting(TableCore):
         announcement = parse(text, lang or self.lang, self.house)
         return announcement, check_limits(announcement, self.house, self.on_layout())
 
-    def on_layout(self) -> list[tuple[Position, Fraction]]:
+    def on_layout(self, leaving_out: int | None = None) -> list[tuple[Position, Fraction]]:
         """Every player's stakes on the layout now, as they count towards each position's
-        maximum (prison at the value still in play, where the house counts it)."""
+        maximum (prison at the value still in play, where the house counts it), summed by
+        position and prison level; with ``leaving_out``, without that announcement's.
+
+        Summed by the database, so a round's many bets are not read one by one each time
+        an announcement is checked against the limits.
+
+        :raises TableError: a bet row that is not a bet of the game.
+        """
+        rows = self.store.rows(
+            "SELECT kind, numbers, prison, SUM(amount) FROM bets WHERE table_id = :t"
+            " AND status = 'open' AND announcement <> :aid GROUP BY kind, numbers, prison",
+            aid=-1 if leaving_out is None else leaving_out,
+        )
         out = []
-        for b in self.open_bets():
-            value = counted(b.amount, b.prison, self.house)
+        for kind, numbers, prison, amount in rows:
+            position, amount, prison = stake_from_row(kind, numbers, amount, prison)
+            value = counted(amount, prison, self.house)
             if value is not None:
-                out.append((b.position, value))
+                out.append((position, value))
         return out
 
     def limit_warnings(self, aid: int) -> list[str]:
@@ -42,12 +55,7 @@ class Betting(TableCore):
         layout (a stake over the maximum, settled on the maximum and the excess handed
         back): every door says it when the bet is made."""
         _, announcement = self.announcement(aid)
-        others = []
-        for b in self.open_bets():
-            value = counted(b.amount, b.prison, self.house)
-            if value is not None and b.group.split(".")[0] != str(aid):
-                others.append((b.position, value))
-        return check_limits(announcement, self.house, others)
+        return check_limits(announcement, self.house, self.on_layout(leaving_out=aid))
 
     def announce(
         self, player: str, text: str, lang: str | None = None, key: str | None = None

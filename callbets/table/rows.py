@@ -40,6 +40,23 @@ def _position(kind: str, numbers: str) -> Position:
     return position
 
 
+def stake_from_row(
+    kind: Any, numbers: Any, amount: Any, prison: Any, bet_id: Any = "?"
+) -> tuple[Position, int, int]:
+    """(position, amount, prison level) of a bet's row, or of a sum of bets' rows.
+
+    :raises TableError: a row that is not a bet of the game (damaged, or edited by hand).
+    """
+    try:
+        position = _position(str(kind), str(numbers))
+    except (ValueError, TypeError, RecursionError, CallbetsError):  # a kind unknown…
+        raise TableError(f"bet {bet_id} is damaged: '{str(kind)[:20]}' on "
+                         f"'{str(numbers)[:40]}' is not a bet of the game") from None  # fmt: skip
+    if not isinstance(amount, int) or not isinstance(prison, int):
+        raise TableError(f"bet {bet_id} is damaged: its amount or prison cannot be read")
+    return position, amount, prison
+
+
 def bet_from_row(row: tuple[Any, ...]) -> Bet:
     """A bet from its row: id, player, kind, numbers (JSON), amount, call, announcement,
     call index, prison level.
@@ -47,12 +64,8 @@ def bet_from_row(row: tuple[Any, ...]) -> Bet:
     :raises TableError: a row that is not a bet of the game (damaged, or edited by hand).
     """
     bet_id, player, kind, numbers, amount, call, aid, call_index, prison = row
-    try:
-        position = _position(str(kind), str(numbers))
-    except (ValueError, TypeError, RecursionError, CallbetsError):  # a kind unknown…
-        raise TableError(f"bet {bet_id} is damaged: '{str(kind)[:20]}' on "
-                         f"'{str(numbers)[:40]}' is not a bet of the game") from None  # fmt: skip
-    if not isinstance(amount, int) or not isinstance(prison, int) or player is None:
+    position, amount, prison = stake_from_row(kind, numbers, amount, prison, bet_id)
+    if player is None:
         raise TableError(f"bet {bet_id} is damaged: its amount, prison or player cannot be read")
     return Bet(str(bet_id), player, position, amount, call, f"{aid}.{call_index}", prison)
 
