@@ -183,6 +183,18 @@ class Spinning(Betting):
         )
         return [self._report_from_json(json.loads(report)) for (report,) in rows]
 
+    def recent_rounds(self, count: int) -> list[int]:
+        """The last ``count`` settled rounds' numbers, newest first."""
+        rows = self.store.rows(
+            "SELECT round FROM spins WHERE table_id = :t ORDER BY round DESC LIMIT :n", n=count
+        )
+        return [int(r) for (r,) in rows]
+
+    def spin_report(self, round_no: int) -> SpinReport | None:
+        """The settlement of a settled round, settled again (None: no spin that round)."""
+        found = self._spin_row(round_no)
+        return self._report_from_json(json.loads(found[1])) if found else None
+
     def last_spin(self) -> SpinReport | None:
         """The settlement of the last spin, or None before the first spin."""
         found = self._spin_row(self.round - 1)

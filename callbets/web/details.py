@@ -86,17 +86,20 @@ def _layout(table: Table, lang: str, read_back: dict[int, str]) -> dict[str, Any
 
 
 def _spins(table: Table, lang: str, previous: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The last spins with their settlements (those shown before while no new spin)."""
-    last = table.round - 1
-    if previous is not None and (previous["spins"] or [{"round": 0}])[0]["round"] == last:
-        kept: list[dict[str, Any]] = previous["spins"]
-        return kept
-    return [
-        {"round": r.round, "number": r.settlement.number,
-         "colour": colour(r.settlement.number),
-         "lines": plain(spin(r, table.house, lang)).splitlines()}
-        for r in table.recent_spins(SHOWN_SPINS)
-    ]  # fmt: skip
+    """The last spins with their settlements: a spin shown before is kept as it was (a
+    settled round never changes), only a new one is settled again to be shown."""
+    shown = {s["round"]: s for s in previous["spins"]} if previous is not None else {}
+    out = []
+    for round_no in table.recent_rounds(SHOWN_SPINS):
+        if round_no not in shown and (r := table.spin_report(round_no)) is not None:
+            shown[round_no] = {
+                "round": r.round, "number": r.settlement.number,
+                "colour": colour(r.settlement.number),
+                "lines": plain(spin(r, table.house, lang)).splitlines(),
+            }  # fmt: skip
+        if round_no in shown:
+            out.append(shown[round_no])
+    return out
 
 
 def _audit(proof: Proof | None, lang: str) -> dict[str, Any]:
