@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,7 +150,13 @@ class Poller:
             self.prover.join(timeout=5)  # a daemon: a proof under way does not hold the exit
 
     def _run(self) -> None:
-        while not self.closing.wait(self.every):
+        due = time.monotonic()
+        while True:
+            # every ``every`` seconds from the start of the last look, not from its end:
+            # a look that takes long does not add to the pages' wait
+            due = max(due + self.every, time.monotonic())
+            if self.closing.wait(due - time.monotonic()):
+                return
             try:
                 self.refresh()
             except Exception:  # the floor goes on: the next look may succeed
