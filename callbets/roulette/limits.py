@@ -36,6 +36,19 @@ def counted(amount: int, prison: int, house: House) -> Fraction | None:
     return Fraction(amount, 2**prison) if house.limits.prison_counts else None
 
 
+def counted_stakes(
+    stakes: Iterable[tuple[Position, int, int]], house: House
+) -> list[tuple[Position, Fraction]]:
+    """Stakes on the layout, (position, amount, prison level), as they count towards each
+    position's maximum (:func:`counted`); those that do not count are left out."""
+    out = []
+    for position, amount, prison in stakes:
+        value = counted(amount, prison, house)
+        if value is not None:
+            out.append((position, value))
+    return out
+
+
 def totals(placements: OnLayout) -> dict[Position, Fraction]:
     """The stake on each position, summed."""
     out: dict[Position, Fraction] = {}

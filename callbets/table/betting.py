@@ -12,7 +12,7 @@ from ..language.parse import parse
 from ..messages import said
 from ..roulette.announcement import Announcement, PlacedCall, parse_notation
 from ..roulette.layout import Position
-from ..roulette.limits import LimitError, check_limits, counted
+from ..roulette.limits import LimitError, check_limits, counted_stakes
 from ..roulette.settle import Bet
 from .core import NEXT_ANNOUNCEMENT, NEXT_BET, TableCore, timestamp
 from .rows import bet_from_row, stake_from_row
@@ -27,13 +27,10 @@ class Betting(TableCore):
         announcement = parse(text, lang or self.lang, self.house)
         return announcement, check_limits(announcement, self.house, self.on_layout())
 
-    def on_layout(self, leaving_out: int | None = None) -> list[tuple[Position, Fraction]]:
-        """Every player's stakes on the layout now, as they count towards each position's
-        maximum (prison at the value still in play, where the house counts it), summed by
-        position and prison level; with ``leaving_out``, without that announcement's.
-
-        Summed by the database, so a round's many bets are not read one by one each time
-        an announcement is checked against the limits.
+    def open_stakes(self, leaving_out: int | None = None) -> list[tuple[Position, int, int]]:
+        """What is on the layout now, summed by the database by position and prison level:
+        (position, stake, prison level); with ``leaving_out``, without that
+        announcement's.  A round's many bets are not read one by one.
 
         :raises TableError: a bet row that is not a bet of the game.
         """
@@ -42,13 +39,17 @@ class Betting(TableCore):
             " AND status = 'open' AND announcement <> :aid GROUP BY kind, numbers, prison",
             aid=-1 if leaving_out is None else leaving_out,
         )
-        out = []
-        for kind, numbers, prison, amount in rows:
-            position, amount, prison = stake_from_row(kind, numbers, amount, prison)
-            value = counted(amount, prison, self.house)
-            if value is not None:
-                out.append((position, value))
-        return out
+        return [stake_from_row(kind, numbers, amount, prison)
+                for kind, numbers, prison, amount in rows]  # fmt: skip
+
+    def on_layout(self, leaving_out: int | None = None) -> list[tuple[Position, Fraction]]:
+        """Every player's stakes on the layout now, as they count towards each position's
+        maximum (prison at the value still in play, where the house counts it); with
+        ``leaving_out``, without that announcement's (see :meth:`open_stakes`).
+
+        :raises TableError: a bet row that is not a bet of the game.
+        """
+        return counted_stakes(self.open_stakes(leaving_out), self.house)
 
     def limit_warnings(self, aid: int) -> list[str]:
         """What the house's limits say of a recorded announcement against the rest of the

@@ -256,6 +256,12 @@ class TableCore:
         nothing more is bet or spun at this table."""
         return self._meta("state") == "ended"
 
+    @property
+    def betting(self) -> str:
+        """``open`` while bets may be placed, ``closed`` between "rien ne va plus" and the
+        spin, ``ended`` after the evening's last spin."""
+        return "open" if self.is_open else "ended" if self.ended else "closed"
+
     def _need_open(self) -> None:
         if self.ended:
             raise TableError(said("evening_over"))

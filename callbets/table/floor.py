@@ -22,7 +22,8 @@ from typing import Any
 
 from ..errors import CallbetsError
 from ..messages import redacted, said
-from ..roulette.limits import room, totals
+from ..roulette.layout import Position
+from ..roulette.limits import counted_stakes, room, totals
 from .postgres import split_url, table_ids, url_label
 from .store import is_url
 from .table import Table, money
@@ -137,14 +138,22 @@ def _unreadable(location: str | Path, err: Exception) -> TableView:
 
 
 def _read(table: Table, large_win: int, watch: Watch) -> TableView:
-    state = table.state()
-    spins = [s["number"] for s in reversed(state["spins"][-LAST_NUMBERS:])]
+    """What the floor shows of a table, from a few short queries: the bets are summed by
+    the database, never read one by one (a busy round holds hundreds)."""
+    stakes = table.open_stakes()
+    last = table.store.rows(
+        "SELECT number FROM spins WHERE table_id = :t ORDER BY round DESC LIMIT :n",
+        n=LAST_NUMBERS,
+    )
     found = TableView(
         redacted(table.name), redacted(table.location), table.house.name, _croupier(table),
-        state["round"], state["betting"], len(state["players"]), state["staked"], state["prison"],
-        spins, len(table.pending()),
+        table.round, table.betting, len(table.players()),
+        sum(amount for _, amount, prison in stakes if not prison),
+        sum(amount for _, amount, prison in stakes if prison),
+        [int(n) for (n,) in last], len(table.pending()),
     )  # fmt: skip
-    found.flags = [*_at_maximum(table), *_large_wins(table, large_win), *watch.flags(table)]
+    found.flags = [*_at_maximum(table, stakes), *_large_wins(table, large_win),
+                   *watch.flags(table)]  # fmt: skip
     return found
 
 
@@ -157,8 +166,10 @@ def _croupier(table: Table) -> str:
     return str(by.get("croupier", "")) if isinstance(by, dict) else ""
 
 
-def _at_maximum(table: Table) -> list[str]:
-    full = [p for p, total in totals(table.on_layout()).items() if room(p, table.house, total) == 0]
+def _at_maximum(table: Table, stakes: list[tuple[Position, int, int]]) -> list[str]:
+    """A flag for each position whose stake leaves no room under the house's maximum."""
+    layout = totals(counted_stakes(stakes, table.house))
+    full = [p for p, total in layout.items() if room(p, table.house, total) == 0]
     return [said("floor_at_maximum", position=p) for p in sorted(full, key=str)]
 
 

@@ -128,7 +128,7 @@ class Table(Replaying):
             "table": self.name,
             "house": self.house.name,
             "lang": self.lang,
-            "betting": "open" if self.is_open else "ended" if self.ended else "closed",
+            "betting": self.betting,
             "round": self.round,
             "spins": [{"round": r, "number": n} for r, n in spins],
             "players": by_player,
