@@ -136,9 +136,15 @@ def table_keys(port: int, names: list[str]) -> list[str]:
     raise SystemExit(f"the floor does not list the tables {names}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far, user and system (Linux's ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def with_pages(
     backend: str, source: str, locations: list[str], work: busy.Workload, args: argparse.Namespace
-) -> tuple[busy.Row, list[Page], list[busy.Evening]]:
+) -> tuple[busy.Row, list[Page], list[busy.Evening], str]:
     """Play the evening on ``locations`` with the floor serving ``args.pages`` pages."""
     for location in locations:
         busy.seat(location, work.players)
@@ -161,7 +167,14 @@ def with_pages(
         for page in pages:
             threading.Thread(target=keep_open, args=(page, port, stop), daemon=True).start()
         time.sleep(args.every * 2)  # every page open and settled before the evening
+        began, floor_began, pages_began = time.time(), cpu_seconds(server.pid), time.process_time()
         row = busy.run(backend, locations, work, keep=evenings, seated=True)
+        wall = time.time() - began
+        floor_cpu = (cpu_seconds(server.pid) - floor_began) / wall
+        pages_cpu = (time.process_time() - pages_began) / wall
+        cpu = (
+            f"  CPU during the evening: the floor {floor_cpu:.0%} of one, the pages {pages_cpu:.0%}"
+        )
         time.sleep(args.every * 2)  # the last spins reach the pages
     finally:
         stop.set()
@@ -173,7 +186,7 @@ def with_pages(
             server.kill()
             print("  the floor did not stop in 60 s after SIGTERM: killed")
         print(f"  the floor stopped {time.perf_counter() - began:.1f} s after SIGTERM")
-    return row, pages, evenings
+    return row, pages, evenings, cpu
 
 
 def name_of(location: str) -> str:
@@ -244,8 +257,9 @@ def main() -> None:
             source = watched[0].rsplit("?", 1)[0] if backend == "postgresql" else str(
                 Path(watched[0]).parent)  # fmt: skip
             print(f"{backend}: {args.tables} tables with {args.pages} pages …", flush=True)
-            after, pages, evenings = with_pages(backend, source, watched, work, args)
+            after, pages, evenings, cpu = with_pages(backend, source, watched, work, args)
         report(backend, before, after, args.pages)
+        print(cpu)
         for line in refresh_lines(pages, watched, evenings):
             print(line)
 
