@@ -9,6 +9,7 @@ rather than raw text.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -211,12 +212,21 @@ def _word_terminals(parser: Lark) -> frozenset[str]:
     )
 
 
-@cache
+_BUILDING = threading.Lock()
+
+
 def language(lang: str) -> Language:
-    """The compiled grammar of a language (cached).
+    """The compiled grammar of a language (cached; built once, even when several threads
+    ask for it at once, as the web floor's do).
 
     :raises ValueError: an unknown language.
     """
+    with _BUILDING:
+        return _language(lang)
+
+
+@cache
+def _language(lang: str) -> Language:
     parser = Lark(
         grammar_text(lang),
         parser="lalr",
