@@ -28,6 +28,7 @@ Acceptance policy (what :func:`parse` accepts, refuses and asks about):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
@@ -63,16 +64,31 @@ def parse(text: str, lang: str = "fr", house: House | None = None) -> Announceme
     :raises StakeError: a missing, zero or indivisible stake.
     :raises ValueError: an unknown language.
     """
-    grammar = language(lang)
+    language(lang)  # an unknown language is refused before anything else
     house = house or find_house()
     try:
         if len(text) > MAX_CHARS:
             raise UnrecognizedError(
                 message("too_long", most=MAX_CHARS, count=len(text)), column=MAX_CHARS
             )
-        return _parse(grammar, text, house)
+        rules = repr(house)  # every rule of the house: two houses alike read alike
+        _HOUSES.setdefault(rules, house)
+        return _parse_cached(text, lang, rules)
     except AnnouncementError as err:
         raise err.with_text(text) from None
+
+
+PARSED_KEPT = 4096
+"""Announcements kept parsed, by text, language and house: a table hears the same few
+dozen phrasings all evening (announced, confirmed, read back on the floor), and an
+announcement is immutable.  A refusal is not kept: it is read again each time."""
+
+_HOUSES: dict[str, House] = {}
+
+
+@lru_cache(maxsize=PARSED_KEPT)
+def _parse_cached(text: str, lang: str, rules: str) -> Announcement:
+    return _parse(language(lang), text, _HOUSES[rules])
 
 
 READ_BUDGET = 256
