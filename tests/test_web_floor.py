@@ -21,7 +21,9 @@ from urllib.parse import quote
 import psycopg
 import pytest
 
+from callbets.console.report import plain, spin
 from callbets.messages import say_in
+from callbets.table import Table
 from callbets.web.app import CSP
 from callbets.web.details import table_details
 from callbets.web.prover import Prover
@@ -217,7 +219,7 @@ def test_twenty_pages_cost_the_tables_one_look(floor: Path):
     poller.refresh()
     calls = []
 
-    def compute(t: Any, key: str, previous: Any, read: Any) -> dict[str, Any]:
+    def compute(t: Any, key: str, read: Any) -> dict[str, Any]:
         calls.append(key)
         time.sleep(0.05)
         return {"key": key}
@@ -332,8 +334,8 @@ def test_the_floor_proves_its_tables_apart_from_its_looks_one_at_a_time(tmp_path
     poller.watch.proving = False
     prover = Prover(lambda: poller.snapshot.locations, poller.watch, threading.Event())
     details = Details(
-        lambda t, key, before, read: table_details(
-            t, key, "fr", (poller.watch.proofs.get(t.uid), prover.reports.get(t.uid)), before, read
+        lambda t, key, read: table_details(
+            t, key, "fr", (poller.watch.proofs.get(t.uid), prover.reports.get(t.uid)), read
         )
     )
     snapshot = poller.refresh()
@@ -353,3 +355,31 @@ def test_the_floor_proves_its_tables_apart_from_its_looks_one_at_a_time(tmp_path
     assert page is not None and page["audit"]["verifies"] is True
     assert page["report"] and not ENGLISH.search(" ".join(page["report"]))
     assert page["spins"][0]["number"] == 7
+
+
+def test_a_table_page_shows_each_spin_as_the_table_settled_it(tmp_path: Path):
+    """A table page's spins come from the settlement the table stored when it spun (never
+    settled again): their lines are the console's settlement lines without the bet by bet
+    ones, prison included, and a stored settlement that cannot be read is said so."""
+    where = str(tmp_path / "s.sqlite")
+    table(where, ("player", "rouge"), ("player", "noir"), ("bet", "rouge", "rouge à 10"),
+          ("bet", "noir", "le 17 à 5"), ("bet", "noir", "pair à 20"), ("close",),
+          ("spin", "0"), ("bet", "rouge", "le zéro à 5"), ("close",), ("spin", "17"))  # fmt: skip
+    details = Details(lambda t, key, read: table_details(t, key, "fr", read_back=read))
+    page = details.of(Poller([where], "fr").refresh(), "s.sqlite")
+    assert page is not None and [s["number"] for s in page["spins"]] == [17, 0]
+    with Table.open(where) as t:
+        for shown in page["spins"]:
+            report = t.spin(shown["number"], round_no=shown["round"])  # already spun: read
+            full = plain(spin(report, t.house, "fr")).splitlines()
+            assert shown["lines"] == [line for line in full if line in shown["lines"]]
+            assert (shown["lines"][0], shown["lines"][-1]) == (full[0], full[-1])
+            assert len(shown["lines"]) == 2 + len(report.settlement.players())
+    assert any("prison" in line for line in page["spins"][1]["lines"])
+    with Table.open(where) as t:
+        t.store.rows("UPDATE spins SET report = 'garbage' WHERE round = 1")
+    page = Details(lambda t, key, read: table_details(t, key, "fr", read_back=read)).of(
+        Poller([where], "fr").refresh(), "s.sqlite"
+    )
+    assert page is not None and page["spins"][1]["number"] is None
+    assert page["spins"][1]["lines"] == [say_in("fr", "floor_settlement_unreadable", round=1)]

@@ -186,6 +186,36 @@ def spin(report: SpinReport, house: House, lang: str) -> Fragments:
     return out + line(table, "class:dim")
 
 
+def spin_summary(data: dict[str, Any], lang: str) -> Fragments:
+    """A spin as the table stored it when it settled it (``{"round", "spin", "players":
+    {name: {"staked", "returned", "net", "prison"}}}``): the number, each player's totals
+    and the table's, without settling the round again (a screen of many tables).
+
+    :raises KeyError, TypeError, ValueError: a stored settlement that cannot be read.
+    """
+    out = number_title(int(data["spin"]), int(data["round"]), lang)
+    players: dict[str, dict[str, Any]] = data["players"]
+    if not players:
+        return out + line(say(lang, "no_bets"), "class:dim")
+    sums = {"staked": Fraction(0), "returned": Fraction(0), "prison": Fraction(0)}
+    for player, entry in players.items():
+        got = {k: Fraction(str(entry[k])) for k in ("staked", "returned", "net", "prison")}
+        for k in sums:
+            sums[k] += got[k]
+        totals = say(
+            lang, "player_totals", player=player, staked=amount(got["staked"]),
+            back=amount(got["returned"]), net=signed(got["net"]),
+        )  # fmt: skip
+        if got["prison"]:
+            totals += say(lang, "player_prison", amount=amount(got["prison"]))
+        out += line(totals, "class:player")
+    table = say(
+        lang, "table_totals", staked=amount(sums["staked"]), back=amount(sums["returned"]),
+        prison=amount(sums["prison"]),
+    )  # fmt: skip
+    return out + line(table, "class:dim")
+
+
 # ---- the status line ---------------------------------------------------------------
 def status(state: dict[str, Any], player: str | None, waiting: bool, voice: str, lang: str) -> str:
     """One line: betting open or closed, players, total staked, spins so far, prison."""

@@ -175,25 +175,15 @@ class Spinning(Betting):
         rows = self.store.rows("SELECT report FROM spins WHERE table_id = :t ORDER BY round")
         return [self._report_from_json(json.loads(report)) for (report,) in rows]
 
-    def recent_spins(self, count: int) -> list[SpinReport]:
-        """The last ``count`` settled rounds, settled again, newest first (what a screen
-        shows, without settling the whole evening again)."""
+    def recent_settlements(self, count: int) -> list[tuple[int, str]]:
+        """The last ``count`` settled rounds as stored when they were settled (round, and
+        the JSON of the number and each player's totals), newest first: what a screen of
+        many tables shows, without settling a round again."""
         rows = self.store.rows(
-            "SELECT report FROM spins WHERE table_id = :t ORDER BY round DESC LIMIT :n", n=count
+            "SELECT round, report FROM spins WHERE table_id = :t ORDER BY round DESC LIMIT :n",
+            n=count,
         )
-        return [self._report_from_json(json.loads(report)) for (report,) in rows]
-
-    def recent_rounds(self, count: int) -> list[int]:
-        """The last ``count`` settled rounds' numbers, newest first."""
-        rows = self.store.rows(
-            "SELECT round FROM spins WHERE table_id = :t ORDER BY round DESC LIMIT :n", n=count
-        )
-        return [int(r) for (r,) in rows]
-
-    def spin_report(self, round_no: int) -> SpinReport | None:
-        """The settlement of a settled round, settled again (None: no spin that round)."""
-        found = self._spin_row(round_no)
-        return self._report_from_json(json.loads(found[1])) if found else None
+        return [(int(r), str(report)) for r, report in rows]
 
     def last_spin(self) -> SpinReport | None:
         """The settlement of the last spin, or None before the first spin."""

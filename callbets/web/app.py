@@ -163,9 +163,7 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
         return f"{table.head()} {proof.at if proof is not None else ''}"
 
     details = Details(
-        lambda table, key, before, read: table_details(
-            table, key, lang, proved(table), before, read
-        ),
+        lambda table, key, read: table_details(table, key, lang, proved(table), read),
         stamp,
     )
     blanks = {f: f"{{{f}}}" for f in ("tables", "open", "staked", "prison", "flags")}

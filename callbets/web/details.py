@@ -3,19 +3,20 @@
 The layout picture with the round's chips (:func:`callbets.pictures.svg.svg`, the wheel
 with the covered numbers beside it); the round's bets, player by player, as the croupier
 read them back (:func:`callbets.language.readback.readback`) and the announcements
-waiting; the last spins with their settlements as the console says them; the audit's
+waiting; the last spins with each player's settlement as the table stored it; the audit's
 state; the evening's report once a spin has been played.  Words only: the page puts them
 in as text.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from ..console.report import bet_name, plain, spin
+from ..console.report import bet_name, plain, spin_summary
 from ..console.report import evening as said_evening
 from ..language.readback import readback
-from ..messages import message_in, say_in
+from ..messages import message_in, said, say_in
 from ..pictures.svg import svg
 from ..table.table import Table
 from ..table.watch import Proof
@@ -30,15 +31,14 @@ def table_details(
     key: str,
     lang: str,
     proved: tuple[Proof | None, dict[str, Any] | None] = (None, None),
-    previous: dict[str, Any] | None = None,
     read_back: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     """Everything a table page shows (``/api/table/KEY``); ``svg`` is the picture's
     document, served on its own (``/table/KEY/picture.svg``).  ``proved``: the table's
     last proof and the evening's report made with it (the floor's
-    :class:`~.prover.Prover` makes them; a page never replays an evening).  The last
-    spins are kept from ``previous`` details while no spin has been played since, and
-    announcements read back are kept in ``read_back``."""
+    :class:`~.prover.Prover` makes them; a page never replays an evening); the last
+    spins as the table stored them (never settled again); announcements read back are
+    kept in ``read_back``."""
     read_back = {} if read_back is None else read_back
     proof, report = proved
     return {
@@ -46,7 +46,7 @@ def table_details(
         "table": table.name,
         "house": table.house.name,
         **_layout(table, lang, read_back),
-        "spins": _spins(table, lang, previous),
+        "spins": _spins(table, lang),
         "audit": _audit(proof, lang),
         "report": plain(said_evening(report, lang)).splitlines() if report else None,
     }
@@ -85,20 +85,21 @@ def _layout(table: Table, lang: str, read_back: dict[int, str]) -> dict[str, Any
     }
 
 
-def _spins(table: Table, lang: str, previous: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The last spins with their settlements: a spin shown before is kept as it was (a
-    settled round never changes), only a new one is settled again to be shown."""
-    shown = {s["round"]: s for s in previous["spins"]} if previous is not None else {}
+def _spins(table: Table, lang: str) -> list[dict[str, Any]]:
+    """The last spins with each player's settlement, as the table stored them when it
+    settled them (a round is not settled again for a screen)."""
     out = []
-    for round_no in table.recent_rounds(SHOWN_SPINS):
-        if round_no not in shown and (r := table.spin_report(round_no)) is not None:
-            shown[round_no] = {
-                "round": r.round, "number": r.settlement.number,
-                "colour": colour(r.settlement.number),
-                "lines": plain(spin(r, table.house, lang)).splitlines(),
-            }  # fmt: skip
-        if round_no in shown:
-            out.append(shown[round_no])
+    for round_no, stored in table.recent_settlements(SHOWN_SPINS):
+        try:
+            data = json.loads(stored)
+            number, lines = int(data["spin"]), plain(spin_summary(data, lang)).splitlines()
+        except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError):
+            out.append({"round": round_no, "number": None, "colour": "",
+                        "lines": [message_in(said("floor_settlement_unreadable",
+                                                  round=round_no), lang)]})  # fmt: skip
+            continue
+        out.append({"round": round_no, "number": number, "colour": colour(number),
+                    "lines": lines})  # fmt: skip
     return out
 
 

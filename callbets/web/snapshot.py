@@ -176,10 +176,9 @@ class Details:
     computed again only when the table's audit head has moved (the proof and the report
     in them are the :class:`~.prover.Prover`'s, never made here)."""
 
-    compute: Callable[[Table, str, dict[str, Any] | None, dict[int, str]], dict[str, Any]]
-    """What a table page shows, from the table open read-only, its key, its details
-    before (None: none yet) and its announcements read back so far, by id (they never
-    change: read back once)."""
+    compute: Callable[[Table, str, dict[int, str]], dict[str, Any]]
+    """What a table page shows, from the table open read-only, its key and its
+    announcements read back so far, by id (they never change: read back once)."""
     stamp: Callable[[Table], str] = lambda table: str(table.head())
     """What, when it moves, makes the details be read again (the audit's head, and the
     time of the table's last proof)."""
@@ -202,10 +201,9 @@ class Details:
             with Table.open(location, write=False, checked=False) as table:  # proved apart
                 head = self.stamp(table)
                 if cached is None or cached.head != head:
-                    before = cached.details if cached is not None else None
                     read = self._readbacks.setdefault(key, {})
                     cached = _Cached(snapshot.version, head,
-                                     self.compute(table, key, before, read))  # fmt: skip
+                                     self.compute(table, key, read))  # fmt: skip
                 cached.version = snapshot.version
             self._cache[key] = cached
             return {**cached.details, "version": snapshot.version}
