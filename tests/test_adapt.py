@@ -90,6 +90,31 @@ def test_adapting_to_recordings_changes_what_is_heard(tmp_path: Path):
     assert right[1] > right[0], right
 
 
+def test_mllr_writes_one_transform_that_the_engine_loads(tmp_path: Path, monkeypatch):
+    """``method="mllr"`` writes sphinxtrain's ``mllr_matrix`` (no means, no variances),
+    and the engine of a language whose shipped folder holds one decodes with it."""
+    sphinxtrain_or_skip()
+    tool("mllr_solve")
+    from callbets.language.normalize import words
+    from callbets.speech.engines import sphinx
+
+    items = [json.loads(x) for x in (FIXTURES / "manifest.jsonl").read_text().splitlines()]
+    items = [i for i in items if i["lang"] == "en"][:8]
+    recs = [Recording(FIXTURES / i["file"], tuple(w.text for w in words(i["text"])))
+            for i in items]  # fmt: skip
+    out = tmp_path / "en"
+    adapt(WHEEL_MODEL, Path(sphinx.PocketSphinxEngine("en").dictionary), recs, out,
+          method="mllr")  # fmt: skip
+    assert sorted(p.name for p in out.iterdir()) == ["adapt.log", "mllr_matrix"]
+    assert out.joinpath("mllr_matrix").read_text().split()[:3] == ["1", "3", "13"]
+    monkeypatch.setattr(sphinx, "shipped_model", lambda lang: out)
+    engine = sphinx.PocketSphinxEngine("en")
+    assert "adapted to en speech" in engine.model_name
+    utt = engine.open()
+    utt.feed(read_wav(recs[0].audio))
+    assert utt.finish().best is not None
+
+
 def callbets(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "callbets", *args], capture_output=True,
                           text=True, timeout=600, env={**os.environ, **env})  # fmt: skip

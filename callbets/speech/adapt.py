@@ -125,6 +125,8 @@ def adapt(
     out: Path,
     step: Callable[[str], None] = lambda _: None,
     prior: Path | None = None,
+    method: str = "map",
+    tau: float | None = None,
 ) -> None:
     """MAP-adapt the model folder ``model`` to the recordings; write the adapted
     ``means`` and ``variances`` into ``out`` (see the module docstring).
@@ -133,6 +135,11 @@ def adapt(
     :param prior: a folder whose ``means`` and ``variances`` replace the model's (a model
         already adapted to the language, adapted further to one voice).
     :param step: told the name of each step as it starts (for a progress bar).
+    :param method: ``"map"`` (the means and variances) or ``"mllr"`` (one global linear
+        transform of the means, written as ``mllr_matrix``: far fewer parameters, so it
+        learns the recordings' channel and speaking style more than their voices).
+    :param tau: with MAP, a fixed prior weight for every Gaussian instead of sphinxtrain's
+        Bayesian update of the means (larger: closer to the prior model).
     :raises SpeechUnavailable: a program is missing or fails.
     """
     gauss = prior or model
@@ -171,7 +178,14 @@ def adapt(
               "-ctlfn", str(work / "fileids"), "-lsnfn", str(work / "transcription"),
               "-cepdir", str(work / "mfc"), "-accumdir", str(work)], log)  # fmt: skip
         step("update")
-        _run([programs["map_adapt"], "-moddeffn", str(work / "mdef.txt"), "-ts2cbfn", ".ptm.",
+        if method == "mllr":
+            _run([tool("mllr_solve"), "-meanfn", str(gauss / "means"),
+                  "-varfn", str(gauss / "variances"), "-accumdir", str(work),
+                  "-outmllrfn", str(out / "mllr_matrix")], log)  # fmt: skip
+            return
+        fixed = [] if tau is None else ["-bayesmean", "no", "-fixedtau", "yes", "-tau", str(tau)]
+        _run([programs["map_adapt"], *fixed,
+              "-moddeffn", str(work / "mdef.txt"), "-ts2cbfn", ".ptm.",
               "-meanfn", str(gauss / "means"), "-varfn", str(gauss / "variances"),
               "-mixwfn", str(work / "mixture_weights"),
               "-tmatfn", str(model / "transition_matrices"), "-accumdir", str(work),

@@ -171,6 +171,9 @@ class PocketSphinxEngine:
         extra = {}
         if (adapted / "means").is_file():
             extra = {"mean": str(adapted / "means"), "var": str(adapted / "variances")}
+        if (adapted / "mllr_matrix").is_file():
+            extra["mllr"] = str(adapted / "mllr_matrix")
+        if extra:
             whose = f"croupier {croupier}" if croupier else f"{lang} speech"
             self.model_name += f", adapted to {whose} ({adapted})"
         self.decoder: Any = Decoder(
