@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import uuid
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import psycopg
 import pytest
@@ -205,3 +205,32 @@ def test_a_table_held_by_a_hung_terminal_is_said_to_be_busy(postgres_server, mon
         t.bet("rouge", "rouge à 10")
     t.bet("rouge", "rouge à 10")  # free again once it ends
     assert t.state()["staked"] == 10
+
+
+def test_a_floor_keeps_one_read_only_connection_per_thread_and_database(postgres_server: str):
+    """``kept=True``: the tables of a database are read on one connection the thread keeps
+    open (a floor opens them every 2 s), read-only; another thread has its own; a lost one
+    fails one look and the next look reads on a new one."""
+    run = uuid.uuid4().hex[:6]
+    a, b = (f"{postgres_server}?table=kept-{run}-{n}" for n in "ab")
+    for location in (a, b):
+        Table.create(location, "france", "fr").add_player("rouge")
+
+    def backend(location: str) -> int:
+        with Table.open(location, write=False, kept=True) as t:
+            assert t.players() == ["rouge"]
+            return int(t.store.conn.info.backend_pid)  # type: ignore[attr-defined]
+
+    first = backend(a)
+    assert backend(b) == first == backend(a)  # one connection, still open after each
+    with ThreadPoolExecutor(1) as other:
+        assert other.submit(backend, a).result() != first
+    with Table.open(a, write=False) as t:  # not kept: a connection of its own
+        assert t.store.conn.info.backend_pid != first  # type: ignore[attr-defined]
+    with Table.open(a, write=False, kept=True) as t, pytest.raises(TableError):
+        t.add_player("noir")  # read-only
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (first,))
+    with pytest.raises(TableError), Table.open(a, write=False, kept=True) as t:
+        t.players()  # the loss is met once
+    assert backend(a) != first  # then a new connection

@@ -112,7 +112,7 @@ def view(
     the floor's to show, not to stop at); ``checked=False``: without SQLite's quick
     check of the whole file (for a floor that proves its tables apart)."""
     try:
-        with Table.open(location, write=False, checked=checked) as table:
+        with Table.open(location, write=False, checked=checked, kept=True) as table:
             return _read(table, large_win, watch or Watch())
     except Exception as err:  # a damaged row may fail anywhere in the reading
         return _unreadable(location, err)

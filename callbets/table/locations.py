@@ -49,14 +49,17 @@ def exists(location: str | Path) -> bool:
     return has_table(str(location))
 
 
-def open_store(location: str | Path, write: bool, checked: bool = True) -> Store:
-    """Open the store of an existing table: a PostgreSQL URL, or an SQLite file.
+def open_store(
+    location: str | Path, write: bool, checked: bool = True, kept: bool = False
+) -> Store:
+    """Open the store of an existing table: a PostgreSQL URL, or an SQLite file
+    (``checked`` and ``kept``: see :meth:`callbets.table.Table.open`).
 
     :raises TableError: no such table, not a callbets table, damaged, locked, or a schema
         that ``callbets db upgrade`` must bring up to date first.
     """
     if is_url(location):
-        return open_postgres(str(location), write)
+        return open_postgres(str(location), write, kept)
     return open_sqlite(_file(location), write, checked)
 
 

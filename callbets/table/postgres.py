@@ -17,6 +17,7 @@ casino's database administrator decides when); its version is checked at every o
 from __future__ import annotations
 
 import re
+import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -191,13 +192,17 @@ class PostgresStore(Store):
 
     backend = "postgresql"
 
-    def __init__(self, url: str, conn: psycopg.Connection[Any], writable: bool) -> None:
+    def __init__(
+        self, url: str, conn: psycopg.Connection[Any], writable: bool, kept: bool = False
+    ) -> None:
         _, self.table_id, self.label = split_url(url)
         self.url, self.conn, self.writable = url, conn, writable
         self._psycopg = _driver()
         self._depth = 0
         self._console = False
-        self._finalizer = weakref.finalize(self, conn.close)
+        self._kept = kept
+        """On a connection its thread keeps open (:func:`open_postgres`): never closed here."""
+        self._finalizer = weakref.finalize(self, _left_open if kept else conn.close)
         """Like an sqlite3 connection, a store nobody closed closes when it is collected."""
 
     def _live(self) -> psycopg.Connection[Any]:
@@ -282,7 +287,11 @@ class PostgresStore(Store):
         )
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (one its thread keeps open is only let go of)."""
+        if self._kept and self.conn is _kept_connections().get(split_url(self.url)[0]):
+            if self.conn.info.transaction_status != self._psycopg.pq.TransactionStatus.IDLE:
+                self.conn.rollback()
+            return
         self.conn.close()
 
     def hold_console(self, hold: bool) -> bool:
@@ -366,16 +375,63 @@ def _checked(url: str, write: bool) -> PostgresStore:
     return PostgresStore(url, conn, write)
 
 
-def open_postgres(url: str, write: bool) -> PostgresStore:
+_KEPT = threading.local()
+"""Each thread's read-only connections kept open, by database (see :func:`open_postgres`)."""
+
+
+class _Kept:
+    """A thread's kept connections, closed when the thread ends (or at exit)."""
+
+    def __init__(self) -> None:
+        self.by_database: dict[str, psycopg.Connection[Any]] = {}
+        weakref.finalize(self, _close_all, self.by_database)
+
+
+def _close_all(connections: dict[str, psycopg.Connection[Any]]) -> None:
+    for conn in connections.values():
+        conn.close()
+
+
+def _kept_connections() -> dict[str, psycopg.Connection[Any]]:
+    if not hasattr(_KEPT, "kept"):
+        _KEPT.kept = _Kept()
+    kept: _Kept = _KEPT.kept
+    return kept.by_database
+
+
+def _left_open() -> None:
+    """A kept connection outlives the stores that use it."""
+
+
+def open_postgres(url: str, write: bool, kept: bool = False) -> PostgresStore:
     """Open a table in a PostgreSQL database.
+
+    ``kept`` (read-only only): on a connection the calling thread keeps open for that
+    database, made and checked the first time, made again once lost: a floor opens the
+    same tables every few seconds, and each new connection costs the server a process.
 
     :raises TableError: unreachable, no schema or an old one, or no such table.
     """
-    store = _checked(url, write)
+    store = _kept_store(url) if kept and not write else _checked(url, write)
     if store.value("SELECT value FROM meta WHERE table_id = :t AND key = 'format'") is None:
         store.close()
         raise TableError(f"no table at {store.label}: open one with 'callbets table open'")
     return store
+
+
+def _kept_store(url: str) -> PostgresStore:
+    """A read-only store on this thread's kept connection to the URL's database."""
+    conninfo = split_url(url)[0]
+    conns = _kept_connections()
+    conn = conns.get(conninfo)
+    if conn is not None and not conn.closed and not conn.broken:
+        return PostgresStore(url, conn, False, kept=True)
+    if conn is not None:  # lost (the server restarted): a new one
+        conn.close()
+    store = _checked(url, write=False)
+    store._finalizer.detach()
+    conns[conninfo] = store.conn
+    return PostgresStore(url, store.conn, False, kept=True)
 
 
 def has_table(url: str) -> bool:

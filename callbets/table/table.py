@@ -93,17 +93,21 @@ class Table(Replaying):
         return cls(store).as_croupier(croupier)
 
     @classmethod
-    def open(cls, location: str | Path, write: bool = True, checked: bool = True) -> Table:
+    def open(
+        cls, location: str | Path, write: bool = True, checked: bool = True, kept: bool = False
+    ) -> Table:
         """Open an existing table (a file or a URL); ``write=False`` opens it read-only;
         ``checked=False`` skips SQLite's quick check of the whole file (a floor looking
-        every 2 s at a table it proves apart).
+        every 2 s at a table it proves apart); ``kept=True`` (read-only) reads a
+        PostgreSQL table on a connection the calling thread keeps open for its database
+        (a floor opening the same tables every few seconds).
 
         Nothing is written to a database before it is known to hold a callbets table.
 
         :raises TableError: no such table, not a callbets table, damaged, locked, or
             unreachable.
         """
-        return cls(open_store(location, write, checked))
+        return cls(open_store(location, write, checked, kept))
 
     # ---- reading -------------------------------------------------------------------
     def state(self) -> dict[str, Any]:

@@ -68,7 +68,7 @@ class Prover:
             if self.closing.is_set():
                 return 0.0
             try:
-                with Table.open(found[key], write=False) as table:
+                with Table.open(found[key], write=False, kept=True) as table:
                     if not self.watch.due(table):
                         continue
                     began = time.perf_counter()

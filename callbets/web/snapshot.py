@@ -198,7 +198,7 @@ class Details:
             cached = self._cache.get(key)
             if cached is not None and cached.version == snapshot.version:
                 return {**cached.details, "version": snapshot.version}
-            with Table.open(location, write=False, checked=False) as table:  # proved apart
+            with Table.open(location, write=False, checked=False, kept=True) as table:
                 head = self.stamp(table)
                 if cached is None or cached.head != head:
                     read = self._readbacks.setdefault(key, {})
