@@ -1,8 +1,9 @@
 """The floor's one look at the tables, shared by every page: a background poller.
 
 One thread surveys every table (:func:`~callbets.table.floor.view`, with one
-:class:`~callbets.table.watch.Watch` for the whole floor) every ``every`` seconds and keeps
-the latest :class:`Snapshot`, numbered: its version moves only when what the floor shows
+:class:`~callbets.table.watch.Watch` for the whole floor) every ``every`` seconds, and at
+once when a glance at the tables' rounds between two looks finds a spin, and keeps the
+latest :class:`Snapshot`, numbered: its version moves only when what the floor shows
 has changed.  Every page, JSON answer and event stream is served from that snapshot, so
 twenty open pages cost the tables no more than one.  A table page's details (the picture,
 the bets read back, the spins, the report) are read at most once per table and version
@@ -27,6 +28,10 @@ from ..table.watch import Watch
 from .prover import Prover
 
 log = logging.getLogger(__name__)
+
+
+GLANCE = 0.5
+"""Seconds between two glances at the tables' rounds, between two looks (:meth:`Poller.spun`)."""
 
 
 @dataclass(frozen=True)
@@ -153,14 +158,33 @@ class Poller:
         due = time.monotonic()
         while True:
             # every ``every`` seconds from the start of the last look, not from its end:
-            # a look that takes long does not add to the pages' wait
+            # a look that takes long does not add to the pages' wait; sooner when a glance
+            # finds a table spun
             due = max(due + self.every, time.monotonic())
-            if self.closing.wait(due - time.monotonic()):
-                return
+            while (left := due - time.monotonic()) > 0:
+                if self.closing.wait(min(GLANCE, left)):
+                    return
+                if left > GLANCE and self.spun():
+                    due = time.monotonic()
+                    break
             try:
                 self.refresh()
             except Exception:  # the floor goes on: the next look may succeed
                 log.exception("the floor's look at the tables failed")
+
+    def spun(self) -> bool:
+        """True when a table's round has moved since the last look (a spin was played):
+        one short read a table, so that a spin reaches the pages within about
+        :data:`GLANCE` seconds rather than a whole period."""
+        shown = {t["key"]: t["round"] for t in self.snapshot.data["tables"] if "key" in t}
+        for key, location in self.snapshot.locations.items():
+            try:
+                with Table.open(location, write=False, checked=False, kept=True) as table:
+                    if table.round != shown.get(key):
+                        return True
+            except Exception:  # the next look says why, on its card
+                continue
+        return False
 
 
 @dataclass
