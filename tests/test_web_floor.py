@@ -386,18 +386,20 @@ def test_a_table_page_shows_each_spin_as_the_table_settled_it(tmp_path: Path):
 
 
 def test_a_spin_reaches_the_floor_before_the_next_look(tmp_path: Path):
-    """Between two looks the poller glances at each table's round: a spin is in the
-    snapshot within about a second, not at the end of the period (30 s here)."""
+    """Between two looks the poller glances at each table's round: once half a period
+    has passed since the last look, a spin is in the snapshot within about a second,
+    not at the end of the period (12 s here)."""
     where = str(tmp_path / "g.sqlite")
     table(where, ("player", "rouge"), ("bet", "rouge", "rouge à 10"), ("close",))
-    poller = Poller([str(tmp_path)], "fr", every=30)
+    poller = Poller([str(tmp_path)], "fr", every=12)
     poller.start()
     try:
         assert poller.snapshot.data["tables"][0]["round"] == 1
+        time.sleep(6.5)  # half a period since the first look
         assert cb("table", "--table", where, "spin", "7").returncode == 0
         spun = time.monotonic()
         while poller.snapshot.data["tables"][0]["round"] == 1:
-            assert time.monotonic() - spun < 5, "the spin waited for the next look"
+            assert time.monotonic() - spun < 3, "the spin waited for the next look"
             time.sleep(0.05)
         assert poller.snapshot.data["tables"][0]["last_numbers"] == [7]
     finally:

@@ -160,11 +160,15 @@ class Poller:
             # every ``every`` seconds from the start of the last look, not from its end:
             # a look that takes long does not add to the pages' wait; sooner when a glance
             # finds a table spun
+            looked = due
             due = max(due + self.every, time.monotonic())
             while (left := due - time.monotonic()) > 0:
                 if self.closing.wait(min(GLANCE, left)):
                     return
-                if left > GLANCE and self.spun():
+                # half a period at least between two looks: on a busy floor some table
+                # spins every few seconds, and each look makes every open page read again
+                early = time.monotonic() - looked >= self.every / 2
+                if early and left > GLANCE and self.spun():
                     due = time.monotonic()
                     break
             try:
