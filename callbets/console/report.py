@@ -164,13 +164,10 @@ def spin(report: SpinReport, house: House, lang: str) -> Fragments:
     if not s.outcomes:
         return out + line(say(lang, "no_bets"), "class:dim")
     for player in s.players():
-        totals = say(
-            lang, "player_totals", player=player, staked=amount(s.staked(player)),
-            back=amount(s.returned(player)), net=signed(s.net(player)),
+        out += _player_totals(
+            player, s.staked(player), s.returned(player), s.net(player), s.in_prison(player),
+            lang,
         )  # fmt: skip
-        if s.in_prison(player):
-            totals += say(lang, "player_prison", amount=amount(s.in_prison(player)))
-        out += line(totals, "class:player")
         for o in s.outcomes:
             if o.bet.player == player:
                 out += _outcome(o, lang)
@@ -179,11 +176,25 @@ def spin(report: SpinReport, house: House, lang: str) -> Fragments:
                 placed = ", ".join(f"{position_name(p, lang)} = {a}" for p, a in c.to_place)
                 call = called_name(c.call, lang)
                 out += line(say(lang, "to_place", call=call, placed=placed), "class:chip")
-    table = say(
-        lang, "table_totals", staked=amount(s.staked()), back=amount(s.returned()),
-        prison=amount(s.in_prison()),
-    )  # fmt: skip
-    return out + line(table, "class:dim")
+    return out + _table_totals(s.staked(), s.returned(), s.in_prison(), lang)
+
+
+def _player_totals(
+    player: str, staked: Fraction, back: Fraction, net: Fraction, prison: Fraction, lang: str
+) -> Fragments:
+    """A player's line of a settlement: staked, back, net, and what stays in prison."""
+    totals = say(lang, "player_totals", player=player, staked=amount(staked),
+                 back=amount(back), net=signed(net))  # fmt: skip
+    if prison:
+        totals += say(lang, "player_prison", amount=amount(prison))
+    return line(totals, "class:player")
+
+
+def _table_totals(staked: Fraction, back: Fraction, prison: Fraction, lang: str) -> Fragments:
+    """The table's line of a settlement."""
+    totals = say(lang, "table_totals", staked=amount(staked), back=amount(back),
+                 prison=amount(prison))  # fmt: skip
+    return line(totals, "class:dim")
 
 
 def spin_summary(data: dict[str, Any], lang: str) -> Fragments:
@@ -202,18 +213,9 @@ def spin_summary(data: dict[str, Any], lang: str) -> Fragments:
         got = {k: Fraction(str(entry[k])) for k in ("staked", "returned", "net", "prison")}
         for k in sums:
             sums[k] += got[k]
-        totals = say(
-            lang, "player_totals", player=player, staked=amount(got["staked"]),
-            back=amount(got["returned"]), net=signed(got["net"]),
-        )  # fmt: skip
-        if got["prison"]:
-            totals += say(lang, "player_prison", amount=amount(got["prison"]))
-        out += line(totals, "class:player")
-    table = say(
-        lang, "table_totals", staked=amount(sums["staked"]), back=amount(sums["returned"]),
-        prison=amount(sums["prison"]),
-    )  # fmt: skip
-    return out + line(table, "class:dim")
+        out += _player_totals(player, got["staked"], got["returned"], got["net"],
+                              got["prison"], lang)  # fmt: skip
+    return out + _table_totals(sums["staked"], sums["returned"], sums["prison"], lang)
 
 
 # ---- the status line ---------------------------------------------------------------
