@@ -354,7 +354,7 @@ def _version(conn: psycopg.Connection[Any], label: str) -> int:
     return int(row[0]) if row and row[0] is not None else 0
 
 
-def _checked(url: str, write: bool) -> PostgresStore:
+def _checked(url: str, write: bool, kept: bool = False) -> PostgresStore:
     conn, table_id, label = connect(url, write)
     if not table_id:
         conn.close()
@@ -372,7 +372,7 @@ def _checked(url: str, write: bool) -> PostgresStore:
         raise TableError(f"{label}: the database's callbets schema is "
                          f"{'missing' if version == 0 else f'version {version}'}: "
                          "run 'callbets db upgrade URL' first")  # fmt: skip
-    return PostgresStore(url, conn, write)
+    return PostgresStore(url, conn, write, kept)
 
 
 _KEPT = threading.local()
@@ -428,10 +428,9 @@ def _kept_store(url: str) -> PostgresStore:
         return PostgresStore(url, conn, False, kept=True)
     if conn is not None:  # lost (the server restarted): a new one
         conn.close()
-    store = _checked(url, write=False)
-    store._finalizer.detach()
+    store = _checked(url, write=False, kept=True)
     conns[conninfo] = store.conn
-    return PostgresStore(url, store.conn, False, kept=True)
+    return store
 
 
 def has_table(url: str) -> bool:
