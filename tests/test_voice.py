@@ -278,13 +278,13 @@ def test_a_recording_that_starts_with_speech_is_judged_against_its_own_pauses():
     seg.prime(pcm)
     found = []
     for i in range(0, len(pcm), 1600):
-        found += list(seg.feed(pcm[i : i + 1600], lambda: UNSTAKED))
+        found += list(seg.feed(pcm[i : i + 1600], lambda: PARTIAL))
     found += list(seg.flush())
     closed = [e for e in found if isinstance(e, Closed)]
     assert len(closed) == 1 and closed[0].speech_end > 1.9  # one utterance, both parts
 
 
-@pytest.mark.parametrize(("state", "pause"), [(WHOLE, 0.18), (UNSTAKED, 0.35), (PARTIAL, 0.5)])
+@pytest.mark.parametrize(("state", "pause"), [(WHOLE, 0.18), (UNSTAKED, 0.22), (PARTIAL, 0.4)])
 def test_the_pause_that_ends_an_utterance_depends_on_what_it_reads_as(state, pause):
     pcm = noise(0.5, 30) + tone(0.8, 6000) + noise(2.0, 30, 1)
     closed = next(e for e in events(pcm, state) if isinstance(e, Closed))
