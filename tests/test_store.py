@@ -132,6 +132,21 @@ def test_pending_announcements_are_listed_until_settled(table: Table):
     assert table.pending() == [] and table.last_spin() is None
 
 
+def test_several_announcements_are_read_at_once_as_one_by_one(table: Table):
+    first, _ = table.announce("rouge", "tiers à 2")
+    table.bet("vert", "voisins du zéro à 1")
+    third, _ = table.announce("vert", "le 17 et les voisins par 5")
+    ids = [first, first + 1, third, third + 100]  # the last was never recorded
+    found = table.announcements(ids)
+    assert sorted(found) == [first, first + 1, third]
+    for aid in found:
+        player, announcement = table.announcement(aid)
+        assert found[aid][0] == player
+        assert found[aid][1].notation() == announcement.notation()
+    assert table.announcements([]) == {}
+    assert list(table.announcements([third])) == [third]  # not its neighbours in between
+
+
 def test_undo_and_clear(table: Table):
     table.bet("rouge", "tiers")
     table.bet("rouge", "voisins")

@@ -4,6 +4,7 @@ and the table closed for betting."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -201,7 +202,10 @@ class Betting(TableCore):
         )  # fmt: skip
         if row is None:
             raise TableError(said("no_announcement", id=aid))
-        text, lang, origin = row
+        return self._stored(*row)
+
+    def _stored(self, text: object, lang: object, origin: object) -> Announcement:
+        """An announcement from its stored row's text, language and origin."""
         if origin and str(origin).split(":")[0] in NOTATION_ORIGINS:
             return parse_notation(str(text), self.house)
         return parse(str(text), str(lang), self.house)
@@ -330,6 +334,21 @@ class Betting(TableCore):
         if player is None:
             raise TableError(said("no_announcement", id=aid))
         return str(player), self._read_stored(aid)
+
+    def announcements(self, ids: Iterable[int]) -> dict[int, tuple[str, Announcement]]:
+        """(player, announcement as placed) of several recorded announcements, by id, in
+        one read (a screen reading a busy round's announcements one by one would make a
+        round trip to the database for each); ids not recorded are left out."""
+        wanted = set(ids)
+        if not wanted:
+            return {}
+        rows = self.store.rows(
+            "SELECT id, player, text, lang, origin FROM announcements WHERE table_id = :t"
+            " AND id >= :low AND id <= :high",
+            low=min(wanted), high=max(wanted),
+        )  # fmt: skip
+        return {int(aid): (str(player), self._stored(text, lang, origin))
+                for aid, player, text, lang, origin in rows if int(aid) in wanted}  # fmt: skip
 
     def pending(self) -> list[tuple[int, str, str]]:
         """Announcements waiting for confirmation: (id, player, text), oldest first."""

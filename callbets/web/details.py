@@ -15,9 +15,11 @@ from typing import Any
 
 from ..console.report import bet_name, plain, spin_summary
 from ..console.report import evening as said_evening
+from ..errors import TableError
 from ..language.readback import readback
 from ..messages import message_in, said, say_in
 from ..pictures.svg import svg
+from ..roulette.settle import Bet
 from ..table.table import Table
 from ..table.watch import Proof
 from .snapshot import colour
@@ -56,6 +58,12 @@ def _layout(table: Table, lang: str, read_back: dict[int, str]) -> dict[str, Any
     """The round's bets by player as read back, the announcements waiting, the chips
     and the picture."""
     bets = table.open_bets()
+    new = {_announcement_id(b) for b in bets if not b.prison} - set(read_back)
+    found = table.announcements(new)  # one read for all the round's new announcements
+    for aid in sorted(new):
+        if aid not in found:
+            raise TableError(said("no_announcement", id=aid))
+        read_back[aid] = f"#{aid} " + readback(found[aid][1], lang, table.house)
     by_player: dict[str, list[str]] = {p: [] for p in table.players()}
     read: set[int] = set()
     for b in bets:
@@ -63,12 +71,9 @@ def _layout(table: Table, lang: str, read_back: dict[int, str]) -> dict[str, Any
         if b.prison:
             lines.append(say_in(lang, "web_in_prison", bet=bet_name(b, lang), level=b.prison))
             continue
-        aid = int(b.group.split(".")[0])
+        aid = _announcement_id(b)
         if aid not in read:
             read.add(aid)
-            if aid not in read_back:
-                _, announcement = table.announcement(aid)
-                read_back[aid] = f"#{aid} " + readback(announcement, lang, table.house)
             lines.append(read_back[aid])
     pending = [
         say_in(lang, "web_waiting", id=aid, player=player, text=text)
@@ -83,6 +88,11 @@ def _layout(table: Table, lang: str, read_back: dict[int, str]) -> dict[str, Any
         ],
         "svg": svg(chips, table.name),
     }
+
+
+def _announcement_id(bet: Bet) -> int:
+    """The id of the announcement a bet was placed by (its group is ``ID.CALL``)."""
+    return int(bet.group.split(".")[0])
 
 
 def _spins(table: Table, lang: str) -> list[dict[str, Any]]:
