@@ -5,8 +5,8 @@ announcements a round, then the spin) is played on 8 tables at once, first alone
 again on new tables while ``callbets floor --serve`` watches them (its own process, as
 on a pit boss's machine) and 20 pages are open on it.  A page is what the browser's
 script does (``callbets/web/static/floor.js``): it holds the server-sent events stream
-open and, at each event, reads the JSON again; 12 pages are the floor page
-(``/api/floor``), 8 are the table pages of the 8 tables (``/api/table/KEY`` and the
+open, and each event brings the floor's JSON; 12 pages are the floor page (they draw
+it), 8 are the table pages of the 8 tables (they then read ``/api/table/KEY`` and the
 picture).
 
 It reports, for each backend:
@@ -83,26 +83,30 @@ def get(port: int, path: str) -> bytes:
 
 
 def keep_open(page: Page, port: int, stop: threading.Event) -> None:
-    """A page: the event stream held open, the JSON read again at each event."""
+    """A page: the event stream held open; each event brings the floor's JSON."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     conn.request("GET", "/events")
     stream = conn.getresponse()
+    event = b""
     while not stop.is_set():
         line = stream.fp.readline()
         if not line:
             break
-        if line.startswith(b"event: floor"):
-            update(page, port)
+        if line.startswith(b"event: "):
+            event = line[7:].strip()
+        elif line.startswith(b"data: ") and event == b"floor":
+            update(page, port, line[6:])
     conn.close()
 
 
-def update(page: Page, port: int) -> None:
-    """What the page's script does at an event."""
+def update(page: Page, port: int, pushed: bytes) -> None:
+    """What the page's script does at an event: a floor page draws the floor the event
+    brought; a table page reads its table's JSON and picture."""
     try:
-        page.requests += 1
-        data = json.loads(get(port, page.path))
+        data = json.loads(pushed)
         if page.path.startswith("/api/table/"):
-            page.requests += 1
+            page.requests += 2
+            json.loads(get(port, page.path))
             get(port, page.path.replace("/api/table/", "/table/") + "/picture.svg")
     except (OSError, ValueError):
         page.failed += 1

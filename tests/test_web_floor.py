@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 from typing import Any
@@ -150,6 +151,20 @@ def test_the_floor_and_a_table_as_json(served: str):
     _, headers, svg = get(f"{served}/table/t1.sqlite/picture.svg", auth=f"Bearer {TOKEN}")
     assert headers["content-type"].startswith("image/svg+xml")
     assert svg.decode().count('class="chip"') == 6
+
+
+def test_each_event_brings_the_floor_as_the_json_gives_it(served: str):
+    """A floor page draws the event's floor: twenty pages make no request at each change."""
+    request = urllib.request.Request(served + "/events",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as stream:
+        event = stream.readline()
+        data = stream.readline()
+    assert event == b"event: floor\n" and data.startswith(b"data: ")
+    _, _, body = get(f"{served}/api/floor", auth=f"Bearer {TOKEN}")
+    pushed = json.loads(data[6:])
+    assert pushed["version"] >= 1 and pushed == json.loads(body)  # the floor has not moved
+    assert b"<" not in data and INJECTED in json.dumps(pushed, ensure_ascii=False)
 
 
 def test_a_table_that_cannot_be_read_is_shown_with_its_reason(served: str):

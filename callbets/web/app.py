@@ -7,8 +7,9 @@ Routes (all GET or HEAD; every other method is refused with 405 on every path):
   table's ``key``, its flags and error in the floor's language, ``version``);
 * ``/api/table/KEY``: what a table page shows (:mod:`.details`);
 * ``/table/KEY/picture.svg``: the layout and the wheel with the round's chips;
-* ``/events``: server-sent events, one ``floor`` event (its data the version) each time
-  the floor changes; the page then reads the JSON again;
+* ``/events``: server-sent events, one ``floor`` event each time the floor changes, its
+  data the floor's JSON (as ``/api/floor`` gives it, written once for every stream): a
+  floor page draws it as it comes, a table page then reads its table's JSON;
 * ``/static/…``: the page's script and style sheet (no inline script or style, so the
   Content-Security-Policy allows none).
 
@@ -47,7 +48,7 @@ from ..messages import say_in
 from ..table.table import Table
 from ..table.watch import Proof
 from .details import table_details
-from .snapshot import Details, Poller
+from .snapshot import Details, Poller, safe_json
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +82,7 @@ class SafeJSON(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         """The body."""
-        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
-        for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
-            text = text.replace(char, code)
-        return text.encode("utf-8")
+        return safe_json(content).encode("utf-8")
 
 
 def authorised(header: str, token: str) -> bool:
@@ -191,7 +189,7 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
         return page("table.html", key=key, back=words["web_back"])
 
     async def floor_json(request: Request) -> Response:
-        return SafeJSON(poller.snapshot.data)
+        return Response(poller.snapshot.text, media_type="application/json")
 
     async def read(key: str) -> dict[str, Any] | Response:
         snapshot = poller.snapshot
@@ -228,10 +226,10 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
         async def stream() -> AsyncIterator[str]:
             seen, quiet = -1, time.monotonic()
             while not poller.closing.is_set():  # the floor stopping ends every stream
-                version = poller.snapshot.version
-                if version != seen:
-                    seen, quiet = version, time.monotonic()
-                    yield f"event: floor\ndata: {version}\n\n"
+                snapshot = poller.snapshot
+                if snapshot.version != seen:  # the floor itself: no page reads it again
+                    seen, quiet = snapshot.version, time.monotonic()
+                    yield f"event: floor\ndata: {snapshot.text}\n\n"
                 elif time.monotonic() - quiet > KEEP_ALIVE:
                     quiet = time.monotonic()
                     yield ": still here\n\n"

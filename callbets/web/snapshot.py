@@ -12,6 +12,7 @@ the bets read back, the spins, the report) are read at most once per table and v
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -45,6 +46,18 @@ class Snapshot:
     data: dict[str, Any]
     """:func:`~callbets.table.floor.as_json`, each table with its ``key`` and its flags
     and error said in the floor's language (``said_flags``, ``said_error``)."""
+    text: str = ""
+    """``data`` as the pages get it (:func:`safe_json`), written once for every page and
+    event stream."""
+
+
+def safe_json(content: Any) -> str:
+    """JSON on one line with ``<``, ``>`` and ``&`` escaped (``\\u003c``…): a name a
+    player typed can never read as markup, whatever a client does with the text."""
+    text = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(char, code)
+    return text
 
 
 def colour(number: int) -> str:
@@ -109,7 +122,9 @@ class Poller:
     every: float = 2.0
     large_win: int = LARGE_WIN
     watch: Watch = field(default_factory=Watch)
-    snapshot: Snapshot = field(default_factory=lambda: Snapshot(0, (), {}, {"tables": []}))
+    snapshot: Snapshot = field(
+        default_factory=lambda: Snapshot(0, (), {}, {"tables": []}, safe_json({"tables": []}))
+    )
     changed: threading.Condition = field(default_factory=threading.Condition)
     closing: threading.Event = field(default_factory=threading.Event)
     """Set when the floor stops: the poller, the prover and the event streams end."""
@@ -128,8 +143,9 @@ class Poller:
             return old  # nothing shown has changed: the pages have nothing to read again
         locations = {k: w for k, w, v in zip(keys, where, views, strict=True)
                      if w is not None and not v.error}  # fmt: skip
-        new = Snapshot(old.version + 1, tuple(views), locations, {**data, "version": 0})
-        new.data["version"] = new.version
+        version = old.version + 1
+        shown = {**data, "version": version}
+        new = Snapshot(version, tuple(views), locations, shown, safe_json(shown))
         with self.changed:
             self.snapshot = new
             self.changed.notify_all()

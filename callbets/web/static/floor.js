@@ -137,13 +137,17 @@
     return r.json();
   }
 
+  // the floor as the last event brought it (null: read it from /api/floor)
+  let pushed = null;
+
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
       do {
         again = false;
-        const floor = await getJson("/api/floor");
+        const floor = pushed || await getJson("/api/floor");
+        pushed = null;
         if (page === "table") {
           renderTable(floor, await getJson("/api/table/" + encodeURIComponent(key)));
         } else {
@@ -163,8 +167,14 @@
   }
 
   const events = new EventSource(here + "/events");
+  // each event carries the whole floor (the JSON of /api/floor): a floor page draws it
+  // as it comes; a table page then reads its own table's JSON
   events.addEventListener("floor", (e) => {
-    if (Number(e.data) !== shown) refresh();
+    let floor;
+    try { floor = JSON.parse(e.data); } catch (err) { floor = null; }
+    if (floor && floor.version === shown) return;
+    pushed = floor;
+    refresh();
   });
   events.onerror = () => {
     document.getElementById("live").textContent = words.web_lost;
