@@ -372,6 +372,59 @@ def test_f5_listens_and_what_is_heard_goes_through_the_readback(tmp_path: Path) 
     assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 25
 
 
+class Scripted(Listener):
+    """A listener whose utterances are given (the recogniser's part is tested with real
+    audio above and in test_speech.py: here, what the console does with them)."""
+
+    def __init__(self, *said: Heard | threading.Event) -> None:
+        super().__init__("en", find_house())
+        self.said = said
+
+    def _listen(self, report: Callable[[Heard], None]) -> None:
+        for item in self.said:
+            if isinstance(item, threading.Event):
+                assert item.wait(60), "the test never let the next utterance through"
+            else:
+                time.sleep(1.0)  # an utterance takes a while to say
+                report(item)
+
+
+def test_a_stake_said_after_a_pause_replaces_the_readback_of_the_start(tmp_path: Path) -> None:
+    """ "zero spiel" [pause] "by five": the start was read back alone and waits for
+    Enter; the whole, heard as continuing it, drops that readback and is read back."""
+    path = tmp_path / "en.sqlite"
+    Table.create(path, "venice-french", "en").close_file()
+    went_on = threading.Event()
+    listener = Scripted(Heard("accept", "zero spiel"), went_on,
+                        Heard("accept", "zero spiel by five", continues=True))  # fmt: skip
+    out = io.StringIO()
+    with create_pipe_input() as pipe:
+
+        def console() -> None:
+            with create_app_session(input=pipe, output=PlainTextOutput(out)):
+                table = Table.open(path)
+                run(table, listener)
+                table.close_file()
+
+        thread = threading.Thread(target=console)
+        thread.start()
+        try:
+            pipe.send_text("/seat red" + ENTER + "red:" + ENTER + F5)
+            _wait_for(out, "Enter to confirm, Esc to cancel")
+            assert "4 pieces at 1" in out.getvalue()
+            went_on.set()
+            _wait_for(out, "4 pieces at 5 = 20")
+            pipe.send_text(ENTER)
+            _wait_for(out, "placed")
+        finally:
+            went_on.set()
+            pipe.send_text(QUIT)
+            thread.join(60)
+    assert not thread.is_alive()
+    assert "cancelled" in out.getvalue()
+    assert Table.open(path).state()["staked"] == 20  # not 24: the start never went down
+
+
 @pytest.mark.parametrize(
     ("name", "kind"),
     [("confirm", "confirm"), ("cancel", "cancel"), ("close", "ask")],  # talk waits for Enter

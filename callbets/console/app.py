@@ -8,10 +8,12 @@ installed.  What each line means is :class:`~callbets.console.session.Session`'s
 
 from __future__ import annotations
 
+import contextvars
 import os
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 
 from prompt_toolkit import PromptSession, print_formatted_text
 from prompt_toolkit.application import run_in_terminal
@@ -150,6 +152,8 @@ def _voice(
     the next legal reading of an uncertain utterance in the line."""
     lang = session.lang
     readings: list[str] = []
+    submitted: list[str] = []  # the words of the last utterance put to the readback
+    resumed: list[Heard] = []  # an utterance to hear once the readback it replaces is dropped
 
     @kb.add("f6")
     def _next_reading(event: KeyPressEvent) -> None:
@@ -171,6 +175,13 @@ def _voice(
         if h.kind in ("confirm", "cancel") and session.waiting:
             app.exit(result="" if h.kind == "confirm" else ESCAPE)
             return
+        pending = session.pending
+        if h.continues and pending is not None and submitted[-1:] == [pending.text.strip()]:
+            # the croupier went on after a pause ("zero spiel … by five"): the readback
+            # waiting is only the start of what he said; drop it, then hear the whole
+            resumed.append(replace(h, continues=False))
+            app.exit(result=ESCAPE)
+            return
         key = "heard_unsure" if h.kind == "ask" else "heard"
         style = "class:warn" if h.kind == "ask" else "class:dim"
         reason = message_in(h.reason, lang)
@@ -191,20 +202,24 @@ def _voice(
             buffer.text = h.text
             buffer.cursor_position = len(h.text)
             if h.kind == "accept":
+                submitted[:] = [h.text.strip()]
                 buffer.validate_and_handle()
         app.invalidate()
 
     waiting: deque[Heard] = deque()
+    console = contextvars.copy_context()  # the console's own app session (get_app)
 
     def flush() -> None:
-        while waiting:
+        if resumed and session.pending is None:
+            heard(resumed.pop())
+        while waiting and not resumed:
             heard(waiting.popleft())
 
     def deliver(h: Heard) -> None:  # in the listener's thread
         waiting.append(h)
         loop = prompt.app.loop
         if loop is not None and prompt.app.is_running:
-            loop.call_soon_threadsafe(flush)
+            loop.call_soon_threadsafe(flush, context=console.copy())
 
     session.flush_voice = flush
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import CallbetsError
 from ..language.dialogue import confirmation, reading_choice
@@ -48,6 +48,9 @@ class Heard:
     """The legal readings to choose from, in notation (``ask``)."""
     texts: tuple[str, ...] = ()
     """The words heard for each of ``choices``, in the same order (what goes in the line)."""
+    continues: bool = False
+    """The croupier went on after a pause: this holds the utterance before it too, and
+    takes its place (:class:`callbets.speech.dictation.Heard`)."""
 
 
 class Listener:
@@ -117,10 +120,10 @@ class Listener:
                     if isinstance(event, Partial):
                         report(Heard("partial", event.text))
                     else:
-                        report(self.hear(event.hearing))
+                        report(replace(self.hear(event.hearing), continues=event.continues))
             for event in dictation.flush():
                 if not isinstance(event, Partial):
-                    report(self.hear(event.hearing))
+                    report(replace(self.hear(event.hearing), continues=event.continues))
         except (CallbetsError, OSError, ImportError) as err:
             report(Heard("error", "", message_in(err, self.lang)))
 
