@@ -146,6 +146,51 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class ServerCpu:
+    """The CPU used by the database server's processes (every ``postgres`` process of the
+    machine) over a stretch of time: sampled every half second, so that a connection's
+    process that ends in between still counts up to its last sample."""
+
+    def __init__(self) -> None:
+        self.start: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+
+    @staticmethod
+    def _postgres() -> dict[int, float]:
+        found = {}
+        for proc in Path("/proc").iterdir():
+            if proc.name.isdigit():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    if (proc / "comm").read_text().strip() == "postgres":
+                        found[int(proc.name)] = cpu_seconds(int(proc.name))
+        return found
+
+    def _sample(self) -> None:
+        while not self.stop.wait(0.5):
+            self.last.update(self._postgres())
+
+    def __enter__(self) -> ServerCpu:
+        self.began = time.time()
+        self.start = self._postgres()
+        self.last = dict(self.start)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.last.update(self._postgres())
+        self.wall = time.time() - self.began
+
+    @property
+    def share(self) -> float:
+        """CPU seconds per second of the stretch (1.0: one core)."""
+        used = sum(v - self.start.get(pid, 0.0) for pid, v in self.last.items())
+        return used / self.wall
+
+
 def with_pages(
     backend: str, source: str, locations: list[str], work: busy.Workload, args: argparse.Namespace
 ) -> tuple[busy.Row, list[Page], list[busy.Evening], str]:
@@ -172,13 +217,16 @@ def with_pages(
             threading.Thread(target=keep_open, args=(page, port, stop), daemon=True).start()
         time.sleep(args.every * 2)  # every page open and settled before the evening
         began, floor_began, pages_began = time.time(), cpu_seconds(server.pid), time.process_time()
-        row = busy.run(backend, locations, work, keep=evenings, seated=True)
+        with ServerCpu() as database:
+            row = busy.run(backend, locations, work, keep=evenings, seated=True)
         wall = time.time() - began
         floor_cpu = (cpu_seconds(server.pid) - floor_began) / wall
         pages_cpu = (time.process_time() - pages_began) / wall
         cpu = (
             f"  CPU during the evening: the floor {floor_cpu:.0%} of one, the pages {pages_cpu:.0%}"
         )
+        if backend == "postgresql":
+            cpu += f", the database server {database.share:.0%}"
         time.sleep(args.every * 2)  # the last spins reach the pages
     finally:
         stop.set()
@@ -254,8 +302,12 @@ def main() -> None:
         run_id = uuid.uuid4().hex[:6]
         with places_of(backend) as where:
             print(f"{backend}: {args.tables} tables alone …", flush=True)
-            before = busy.run(backend, [where(f"alone-{run_id}-{i}") for i in range(args.tables)],
-                              work)  # fmt: skip
+            with ServerCpu() as database:
+                before = busy.run(backend,
+                                  [where(f"alone-{run_id}-{i}") for i in range(args.tables)],
+                                  work)  # fmt: skip
+            if backend == "postgresql":
+                print(f"  CPU of the database server alone: {database.share:.0%} of one core")
         with places_of(backend) as where:  # the floor watches only these
             watched = [where(f"watched-{run_id}-{i}") for i in range(args.tables)]
             source = watched[0].rsplit("?", 1)[0] if backend == "postgresql" else str(
