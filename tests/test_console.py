@@ -328,9 +328,19 @@ def listening_console(
     """An English table's console running in a thread, listening to these blocks; a red
     player is seated and selected and F5 pressed.  Yields the keyboard and the screen."""
     pytest.importorskip("pocketsphinx", reason="needs the speech extra")
+    with console_listening_to(tmp_path, Listener("en", find_house(), blocks=blocks)) as both:
+        yield both
+
+
+@contextlib.contextmanager
+def console_listening_to(
+    tmp_path: Path, listener: Listener
+) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    """An English table's console (``en.sqlite``) running in a thread with this listener;
+    a red player is seated and selected and F5 pressed.  Yields the keyboard and the
+    screen."""
     path = tmp_path / "en.sqlite"
     Table.create(path, "venice-french", "en").close_file()
-    listener = Listener("en", find_house(), blocks=blocks)
     out = io.StringIO()
     with create_pipe_input() as pipe:
 
@@ -392,37 +402,21 @@ class Scripted(Listener):
 def test_a_stake_said_after_a_pause_replaces_the_readback_of_the_start(tmp_path: Path) -> None:
     """ "zero spiel" [pause] "by five": the start was read back alone and waits for
     Enter; the whole, heard as continuing it, drops that readback and is read back."""
-    path = tmp_path / "en.sqlite"
-    Table.create(path, "venice-french", "en").close_file()
     went_on = threading.Event()
     listener = Scripted(Heard("accept", "zero spiel"), went_on,
                         Heard("accept", "zero spiel by five", continues=True))  # fmt: skip
-    out = io.StringIO()
-    with create_pipe_input() as pipe:
-
-        def console() -> None:
-            with create_app_session(input=pipe, output=PlainTextOutput(out)):
-                table = Table.open(path)
-                run(table, listener)
-                table.close_file()
-
-        thread = threading.Thread(target=console)
-        thread.start()
-        try:
-            pipe.send_text("/seat red" + ENTER + "red:" + ENTER + F5)
+    try:
+        with console_listening_to(tmp_path, listener) as (pipe, out):
             _wait_for(out, "Enter to confirm, Esc to cancel")
             assert "4 pieces at 1" in out.getvalue()
             went_on.set()
             _wait_for(out, "4 pieces at 5 = 20")
             pipe.send_text(ENTER)
             _wait_for(out, "placed")
-        finally:
-            went_on.set()
-            pipe.send_text(QUIT)
-            thread.join(60)
-    assert not thread.is_alive()
+    finally:
+        went_on.set()
     assert "cancelled" in out.getvalue()
-    assert Table.open(path).state()["staked"] == 20  # not 24: the start never went down
+    assert Table.open(tmp_path / "en.sqlite").state()["staked"] == 20  # not 24: no start
 
 
 @pytest.mark.parametrize(
