@@ -21,7 +21,7 @@ It reports, for each backend:
 It never passes or fails.
 
     python bench/floor_load.py [--pages 20] [--tables 8] [--spins 30]
-        [--backends sqlite postgresql] [--every 2]
+        [--backends sqlite postgresql] [--every 2] [--turns 3]
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import itertools
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -290,6 +291,10 @@ def main() -> None:
     ap.add_argument("--backends", nargs="+", choices=["sqlite", "postgresql"],
                     default=["sqlite", "postgresql"])  # fmt: skip
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--turns", type=int, default=1,
+                    help="play alone and with the pages this many times, taking turns, and "
+                    "give the median slowdown (runs on a shared machine differ by 10 points "
+                    "and more)")  # fmt: skip
     args = ap.parse_args()
     work = busy.Workload(args.players, args.announcements, args.spins, args.seed)
     print(f"{args.tables} tables, {args.players} players × {args.announcements} announcements "
@@ -299,25 +304,35 @@ def main() -> None:
         if backend == "postgresql" and busy.postgres_available(None):
             print(f"PostgreSQL skipped: {busy.postgres_available(None)}")
             continue
-        run_id = uuid.uuid4().hex[:6]
-        with places_of(backend) as where:
-            print(f"{backend}: {args.tables} tables alone …", flush=True)
-            with ServerCpu() as database:
-                before = busy.run(backend,
-                                  [where(f"alone-{run_id}-{i}") for i in range(args.tables)],
-                                  work)  # fmt: skip
-            if backend == "postgresql":
-                print(f"  CPU of the database server alone: {database.share:.0%} of one core")
-        with places_of(backend) as where:  # the floor watches only these
-            watched = [where(f"watched-{run_id}-{i}") for i in range(args.tables)]
-            source = watched[0].rsplit("?", 1)[0] if backend == "postgresql" else str(
-                Path(watched[0]).parent)  # fmt: skip
-            print(f"{backend}: {args.tables} tables with {args.pages} pages …", flush=True)
-            after, pages, evenings, cpu = with_pages(backend, source, watched, work, args)
-        report(backend, before, after, args.pages)
-        print(cpu)
-        for line in refresh_lines(pages, watched, evenings):
-            print(line)
+        slower = [one_turn(backend, work, args) for _ in range(args.turns)]
+        if len(slower) > 1:
+            said = ", ".join(f"{x:+.1f} %" for x in slower)
+            print(f"{backend}: slower with the pages, turn by turn: {said}; "
+                  f"median {statistics.median(slower):+.1f} %")  # fmt: skip
+
+
+def one_turn(backend: str, work: busy.Workload, args: argparse.Namespace) -> float:
+    """The evening alone, then with the floor and its pages, each on new tables; prints
+    the figures and returns how much slower (%) the tables were with the pages."""
+    run_id = uuid.uuid4().hex[:6]
+    with places_of(backend) as where:
+        print(f"{backend}: {args.tables} tables alone …", flush=True)
+        with ServerCpu() as database:
+            before = busy.run(backend, [where(f"alone-{run_id}-{i}") for i in range(args.tables)],
+                              work)  # fmt: skip
+        if backend == "postgresql":
+            print(f"  CPU of the database server alone: {database.share:.0%} of one core")
+    with places_of(backend) as where:  # the floor watches only these
+        watched = [where(f"watched-{run_id}-{i}") for i in range(args.tables)]
+        source = watched[0].rsplit("?", 1)[0] if backend == "postgresql" else str(
+            Path(watched[0]).parent)  # fmt: skip
+        print(f"{backend}: {args.tables} tables with {args.pages} pages …", flush=True)
+        after, pages, evenings, cpu = with_pages(backend, source, watched, work, args)
+    slower = report(backend, before, after, args.pages)
+    print(cpu)
+    for line in refresh_lines(pages, watched, evenings):
+        print(line)
+    return slower
 
 
 def places_of(backend: str) -> contextlib.AbstractContextManager[Callable[[str], str]]:
@@ -325,7 +340,7 @@ def places_of(backend: str) -> contextlib.AbstractContextManager[Callable[[str],
     return busy.sqlite_places() if backend == "sqlite" else busy.postgres_places(None)
 
 
-def report(backend: str, before: busy.Row, after: busy.Row, pages: int) -> None:
+def report(backend: str, before: busy.Row, after: busy.Row, pages: int) -> float:
     print(f"\n{backend:10} {'bets/s':>8} {'spin p50 ms':>11} {'p95 ms':>8} {'evening s':>9}")
     for label, r in (("alone", before), (f"{pages} pages", after)):
         print(f"  {label:8} {r.total_rate:8.0f} {r.p50_ms:11.1f} {r.p95_ms:8.1f} {r.wall_s:9.1f}")
@@ -334,6 +349,7 @@ def report(backend: str, before: busy.Row, after: busy.Row, pages: int) -> None:
         f"  with the pages: bets/s {slower:+.1f} % slower, spin p50 "
         f"{after.p50_ms / before.p50_ms:.2f}×, p95 {after.p95_ms / before.p95_ms:.2f}×"
     )
+    return slower
 
 
 if __name__ == "__main__":
