@@ -328,12 +328,10 @@ class Betting(TableCore):
 
         :raises TableError: no such announcement.
         """
-        player = self.store.value(
-            "SELECT player FROM announcements WHERE table_id = :t AND id = :aid", aid=aid
-        )
-        if player is None:
+        found = self.announcements([aid]).get(aid)
+        if found is None:
             raise TableError(said("no_announcement", id=aid))
-        return str(player), self._read_stored(aid)
+        return found
 
     def announcements(self, ids: Iterable[int]) -> dict[int, tuple[str, Announcement]]:
         """(player, announcement as placed) of several recorded announcements, by id, in
