@@ -147,6 +147,19 @@ def test_several_announcements_are_read_at_once_as_one_by_one(table: Table):
     assert list(table.announcements([third])) == [third]  # not its neighbours in between
 
 
+def test_an_announcement_is_read_as_it_was_placed_not_parsed_again(table: Table):
+    """The calls come from the notation stored when it was read back: words that a later
+    grammar reads otherwise (here: words changed under it) change neither the read-back
+    nor the chips confirmed; the words said are kept."""
+    aid, said_then = table.announce("rouge", "le 17 et les voisins par 5")
+    table.store.rows("UPDATE announcements SET text = 'tiers à 2' WHERE table_id = :t")
+    player, placed = table.announcement(aid)
+    assert (player, placed.text) == ("rouge", "tiers à 2")
+    assert placed.calls == said_then.calls
+    assert table.confirm(aid).calls == said_then.calls
+    assert table.state()["staked"] == said_then.total == 25
+
+
 def test_undo_and_clear(table: Table):
     table.bet("rouge", "tiers")
     table.bet("rouge", "voisins")

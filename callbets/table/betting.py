@@ -18,8 +18,6 @@ from ..roulette.settle import Bet
 from .core import NEXT_ANNOUNCEMENT, NEXT_BET, TableCore, timestamp
 from .rows import bet_from_row, stake_from_row
 
-NOTATION_ORIGINS = frozenset({"replay", "reading"})
-
 
 class Betting(TableCore):
     """Announcements and bets (see the module docstring)."""
@@ -194,21 +192,17 @@ class Betting(TableCore):
         return str(row[0])
 
     def _read_stored(self, aid: int) -> Announcement:
-        """An announcement as recorded: its text in its language, or its notation for a
-        replay or a reading picked among several (``origin`` says which)."""
-        row = self.store.one(
-            "SELECT text, lang, origin FROM announcements WHERE table_id = :t AND id = :aid",
-            aid=aid,
-        )  # fmt: skip
-        if row is None:
-            raise TableError(said("no_announcement", id=aid))
-        return self._stored(*row)
+        """An announcement as recorded (:meth:`announcements`).
 
-    def _stored(self, text: object, lang: object, origin: object) -> Announcement:
-        """An announcement from its stored row's text, language and origin."""
-        if origin and str(origin).split(":")[0] in NOTATION_ORIGINS:
-            return parse_notation(str(text), self.house)
-        return parse(str(text), str(lang), self.house)
+        :raises TableError: no such announcement.
+        """
+        return self.announcement(aid)[1]
+
+    def _stored(self, text: object, notation: object) -> Announcement:
+        """An announcement from its stored row: the words said, and the calls as they
+        were read back and placed (its notation: a later grammar cannot change a bet
+        already made; and reading it costs a twentieth of parsing the words again)."""
+        return Announcement(str(text), parse_notation(str(notation), self.house).calls)
 
     def announce_reading(self, player: str, notation: str, said: str) -> tuple[int, Announcement]:
         """Record one of the readings of an ambiguous announcement, picked by the croupier,
@@ -341,12 +335,12 @@ class Betting(TableCore):
         if not wanted:
             return {}
         rows = self.store.rows(
-            "SELECT id, player, text, lang, origin FROM announcements WHERE table_id = :t"
+            "SELECT id, player, text, notation FROM announcements WHERE table_id = :t"
             " AND id >= :low AND id <= :high",
             low=min(wanted), high=max(wanted),
         )  # fmt: skip
-        return {int(aid): (str(player), self._stored(text, lang, origin))
-                for aid, player, text, lang, origin in rows if int(aid) in wanted}  # fmt: skip
+        return {int(aid): (str(player), self._stored(text, notation))
+                for aid, player, text, notation in rows if int(aid) in wanted}  # fmt: skip
 
     def pending(self) -> list[tuple[int, str, str]]:
         """Announcements waiting for confirmation: (id, player, text), oldest first."""
