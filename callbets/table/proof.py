@@ -78,15 +78,6 @@ class Rebuilt(Replaying):
                 origin=f"reading:{str(event['text'])[:200]}" if picked else None,
             )
 
-    def _read_stored(self, aid: int) -> Any:
-        """Announcements are read by their notation here (see the module docstring)."""
-        notation = self.store.value(
-            "SELECT notation FROM announcements WHERE table_id = :t AND id = :aid", aid=aid
-        )
-        if notation is None:
-            return super()._read_stored(aid)
-        return parse_notation(str(notation), self.house)
-
 
 def prove(store: Store, meta: dict[str, str]) -> tuple[Said, ...]:
     """Replay ``store``'s audit log on an empty table with the header ``meta`` and compare
