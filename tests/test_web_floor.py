@@ -419,3 +419,30 @@ def test_a_spin_reaches_the_floor_before_the_next_look(tmp_path: Path):
         assert poller.snapshot.data["tables"][0]["last_numbers"] == [7]
     finally:
         poller.stop()
+
+
+def test_an_open_stream_gets_each_change_at_once_and_ends_with_the_floor(tmp_path: Path):
+    """The poller rings the streams when the floor changes: they do not look every few
+    tenths of a second (twenty pages doing so cost the floor more than its looks), so a
+    change reaches a page within milliseconds, and closing the floor ends them."""
+    where = tmp_path / "d.sqlite"
+    table(str(where), ("player", "rouge"))
+    poller = Poller([str(tmp_path)], "fr")
+    poller.refresh()
+    delays: list[float] = []
+    with serving([], poller=poller) as url, urllib.request.urlopen(url + "/events") as stream:
+        assert stream.readline() == b"event: floor\n"
+        stream.readline(), stream.readline()  # the data and the blank line
+        for n in range(9):
+            with Table.open(where) as t:
+                t.bet("rouge", f"plein {n} à 1")
+            threading.Timer(0.05, poller.refresh).start()
+            sent = time.monotonic() + 0.05
+            assert stream.readline() == b"event: floor\n"
+            delays.append(time.monotonic() - sent)
+            assert json.loads(stream.readline()[6:])["tables"][0]["staked"] == n + 1
+            stream.readline()
+        poller.close()
+        closed = time.monotonic()
+        assert stream.read() == b"" and time.monotonic() - closed < 2
+    assert sorted(delays)[4] < 0.05, delays  # a stream asking every 0.2 s: 0.1 s (median)

@@ -60,7 +60,7 @@ def serving(sources: list[str], lang: str = "en", token: str = "", every: float 
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
-        poller.closing.set()  # the event streams end
+        poller.close()  # the event streams end
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()

@@ -23,11 +23,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import hmac
 import json
 import logging
 import sys
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -222,18 +222,32 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
             return PlainTextResponse(found["said_error"] + "\n", 503)
         return Response(found["svg"], media_type="image/svg+xml")
 
+    bells: dict[asyncio.AbstractEventLoop, Doorbell] = {}
+
+    def doorbell() -> Doorbell:
+        """The running event loop's bell, rung by the poller at each change."""
+        loop = asyncio.get_running_loop()
+        if loop not in bells:
+            bells[loop] = Doorbell(loop)
+            poller.listeners.append(bells[loop].ring)
+        return bells[loop]
+
     async def events(request: Request) -> Response:
+        bell = doorbell()
+
         async def stream() -> AsyncIterator[str]:
-            seen, quiet = -1, time.monotonic()
+            seen = -1
             while not poller.closing.is_set():  # the floor stopping ends every stream
+                rung = bell.event  # taken before the look: a change after it rings it
                 snapshot = poller.snapshot
                 if snapshot.version != seen:  # the floor itself: no page reads it again
-                    seen, quiet = snapshot.version, time.monotonic()
+                    seen = snapshot.version
                     yield f"event: floor\ndata: {snapshot.text}\n\n"
-                elif time.monotonic() - quiet > KEEP_ALIVE:
-                    quiet = time.monotonic()
+                    continue
+                try:
+                    await asyncio.wait_for(rung.wait(), KEEP_ALIVE)
+                except TimeoutError:
                     yield ": still here\n\n"
-                await asyncio.sleep(0.2)
 
         return StreamingResponse(stream(), media_type="text/event-stream")
 
@@ -279,6 +293,25 @@ def serve(poller: Poller, host: str = "127.0.0.1", port: int = 8024, token: str 
     return 0
 
 
+class Doorbell:
+    """Wakes every event stream of one event loop when the poller, in its own thread,
+    says the floor has changed (or is closing)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.event = asyncio.Event()
+        """Set once at the next ring; a stream takes it, then waits on it."""
+
+    def ring(self) -> None:
+        """From any thread: wake the streams waiting now."""
+        with contextlib.suppress(RuntimeError):  # the loop has closed: no stream is left
+            self.loop.call_soon_threadsafe(self._ring)
+
+    def _ring(self) -> None:
+        rung, self.event = self.event, asyncio.Event()
+        rung.set()
+
+
 class Server(uvicorn.Server):
     """uvicorn's server, which on Ctrl-C first ends the event streams (a browser keeps
     them open for ever: the server would wait for them)."""
@@ -289,5 +322,5 @@ class Server(uvicorn.Server):
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         """Stop: the streams first."""
-        self.poller.closing.set()
+        self.poller.close()
         super().handle_exit(sig, frame)

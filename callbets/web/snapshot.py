@@ -125,9 +125,13 @@ class Poller:
     snapshot: Snapshot = field(
         default_factory=lambda: Snapshot(0, (), {}, {"tables": []}, safe_json({"tables": []}))
     )
-    changed: threading.Condition = field(default_factory=threading.Condition)
+    listeners: list[Callable[[], None]] = field(default_factory=list)
+    """Called from the poller's thread each time the snapshot changes, and once when the
+    floor closes: the event streams wait for them rather than ask every few tenths of a
+    second (twenty pages asking five times a second cost the floor more than its looks)."""
     closing: threading.Event = field(default_factory=threading.Event)
-    """Set when the floor stops: the poller, the prover and the event streams end."""
+    """Set when the floor stops (:meth:`close`): the poller, the prover and the event
+    streams end."""
     prover: Prover | None = None
     """Proves the tables apart from the looks, once started (:mod:`.prover`)."""
     _thread: threading.Thread | None = None
@@ -146,10 +150,18 @@ class Poller:
         version = old.version + 1
         shown = {**data, "version": version}
         new = Snapshot(version, tuple(views), locations, shown, safe_json(shown))
-        with self.changed:
-            self.snapshot = new
-            self.changed.notify_all()
+        self.snapshot = new
+        self._tell()
         return new
+
+    def _tell(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    def close(self) -> None:
+        """Say the floor is closing: the threads and the event streams end."""
+        self.closing.set()
+        self._tell()
 
     def start(self) -> None:
         """Look once now, then every ``every`` seconds in a daemon thread; the tables are
@@ -164,7 +176,7 @@ class Poller:
 
     def stop(self) -> None:
         """Stop looking and proving (the threads end within a look, or after a proof)."""
-        self.closing.set()
+        self.close()
         if self._thread is not None:
             self._thread.join(timeout=30)
         if self.prover is not None:
