@@ -306,3 +306,14 @@ def test_random_sigkills_over_an_evening_keep_the_books(where: Where):
         again = settle(t.settled_bets(round_no), number, t.house, stored["choices"])
         assert stored["returned"] == money(again.returned())
         assert stored["staked"] == money(again.staked())
+
+
+def test_a_table_opened_again_shares_its_house_built_once(table: Table, where: Where):
+    """A floor opens each table several times a second: the house its header holds is
+    built once per profile, not at every open (and a profile that changes is read)."""
+    again = [Table.open(where("table"), write=False) for _ in range(2)]
+    assert again[0].house is again[1].house is table.house
+    other = Table.create(where("other"), "venice-fair", "fr")
+    assert other.house is not table.house and other.house.name == "venice-fair"
+    for t in [*again, other]:
+        t.close_file()

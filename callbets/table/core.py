@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Self
 
 from ..errors import CallbetsError, TableError
 from ..language.grammar import LANGUAGES
 from ..messages import said
-from ..roulette.house import house_from_dict
+from ..roulette.house import House, house_from_dict
 from .chain import GENESIS, genesis, row_hash, table_key
 from .store import Store, is_url
 
@@ -77,6 +78,17 @@ def money(value: Fraction | int) -> int | float:
 log = logging.getLogger(__name__)
 
 
+@lru_cache(maxsize=64)
+def house_of(profile: str, name: str) -> House:
+    """A table's house from the profile its header holds (JSON), built once per profile:
+    a floor opens the same tables several times a second, and building a house costs more
+    than reading the table's round.
+
+    :raises ValueError, HouseError: the profile is not JSON, or not a house.
+    """
+    return house_from_dict(json.loads(profile), name)
+
+
 """Announcements recorded as notation: replays, and readings picked among several."""
 MAX_NAME = 40
 """The longest player name (a colour, a seat, a name)."""
@@ -107,8 +119,7 @@ class TableCore:
         self.who: dict[str, str] = {"terminal": terminal()}
         """Who acts, written into every audit row (see :meth:`as_croupier`)."""
         try:
-            profile = json.loads(self._meta("house_profile"))
-            self.house = house_from_dict(profile, self._meta("house"))
+            self.house = house_of(self._meta("house_profile"), self._meta("house"))
         except (ValueError, CallbetsError) as err:
             raise TableError(
                 f"{self.location} is damaged: its house profile cannot be read ({err})"
