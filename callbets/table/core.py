@@ -89,7 +89,6 @@ def house_of(profile: str, name: str) -> House:
     return house_from_dict(json.loads(profile), name)
 
 
-"""Announcements recorded as notation: replays, and readings picked among several."""
 MAX_NAME = 40
 """The longest player name (a colour, a seat, a name)."""
 
