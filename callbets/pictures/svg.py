@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import cache, lru_cache
 from html import escape
 
 from ..roulette.announcement import Announcement
@@ -67,7 +68,8 @@ def _text(
     )
 
 
-def _numbers(straights: set[int]) -> list[str]:
+@lru_cache(maxsize=256)
+def _numbers(straights: frozenset[int]) -> tuple[str, ...]:
     """The numbers; one holding a straight-up chip has its label in its corner."""
     out = []
     x0, y0 = lattice_xy(-2, 6)
@@ -82,10 +84,10 @@ def _numbers(straights: set[int]) -> list[str]:
         x, y = lattice_xy(24, 2 * i + 2)
         out.append(_rect(x, y, CELL_W, CELL_H, "#2d6a4f", f' data-box="column-{i}"'))
         out.append(_text(x + CELL_W / 2, y + CELL_H / 2, "col", 13))
-    return out
+    return tuple(out)
 
 
-def _corner_labels(straights: set[int]) -> list[str]:
+def _corner_labels(straights: frozenset[int]) -> list[str]:
     """Labels of numbers under a straight-up chip, drawn over the chips in a corner."""
     out = []
     for n in sorted(straights - {0}):
@@ -103,16 +105,18 @@ def _strip_box(strip: str, index: int) -> tuple[float, float, float, float]:
     return x, y, rows_per_box * CELL_W, STRIP_H
 
 
-def _strips() -> list[str]:
+@cache
+def _strips() -> tuple[str, ...]:
     out = []
     for strip, labels in (("dozen", DOZEN_LABELS), ("chance", CHANCE_LABELS)):
         for i, label in enumerate(labels):
             x, y, w, h = _strip_box(strip, i)
             out.append(_rect(x, y, w, h, "#2d6a4f", f' data-box="{strip}-{i}"'))
             out.append(_text(x + w * LABEL_AT, y + h / 2, label, 14))
-    return out
+    return tuple(out)
 
 
+@cache  # a layout has a few hundred positions
 def chip_xy(p: Position) -> tuple[float, float]:
     """Where the chip of a position is drawn."""
     s = spot(p)
@@ -128,20 +132,23 @@ def chip_xy(p: Position) -> tuple[float, float]:
     return (x + w if between else x + w * CHIP_AT), y + h / 2
 
 
+@lru_cache(maxsize=4096)
+def _chip(p: Position, amount: int) -> str:
+    x, y = chip_xy(p)
+    return (
+        f'<g class="chip" data-kind="{p.kind.value}" '
+        f'data-numbers="{"-".join(map(str, p.numbers))}" data-amount="{amount}">'
+        f'<circle cx="{x:g}" cy="{y:g}" r="{CHIP_R}" fill="#f1c40f" stroke="#7d6608" '
+        f'stroke-width="2"/>{_text(x, y, str(amount), 11, "#1c1c1c")}</g>'
+    )
+
+
 def _chips(amounts: dict[Position, int]) -> list[str]:
-    out = []
-    for p, amount in sorted(amounts.items()):
-        x, y = chip_xy(p)
-        out.append(
-            f'<g class="chip" data-kind="{p.kind.value}" '
-            f'data-numbers="{"-".join(map(str, p.numbers))}" data-amount="{amount}">'
-            f'<circle cx="{x:g}" cy="{y:g}" r="{CHIP_R}" fill="#f1c40f" stroke="#7d6608" '
-            f'stroke-width="2"/>{_text(x, y, str(amount), 11, "#1c1c1c")}</g>'
-        )
-    return out
+    return [_chip(p, amount) for p, amount in sorted(amounts.items())]
 
 
-def _wheel(lit: frozenset[int]) -> list[str]:
+@lru_cache(maxsize=256)
+def _wheel(lit: frozenset[int]) -> tuple[str, ...]:
     out = [f'<circle cx="{WHEEL_CX}" cy="{WHEEL_CY}" r="{WHEEL_R + 6}" fill="#5d4037"/>']
     step = 2 * math.pi / len(WHEEL)
     for i, n in enumerate(WHEEL):
@@ -166,7 +173,7 @@ def _wheel(lit: frozenset[int]) -> list[str]:
         tx, ty = WHEEL_CX + r_text * math.cos(mid), WHEEL_CY + r_text * math.sin(mid)
         out.append(_text(tx, ty, str(n), 11))
     out.append(f'<circle cx="{WHEEL_CX}" cy="{WHEEL_CY}" r="{WHEEL_R * 0.6:.1f}" fill="#8d6e63"/>')
-    return out
+    return tuple(out)
 
 
 def svg(chips: Iterable[tuple[Position, int]], title: str = "") -> str:
@@ -175,7 +182,7 @@ def svg(chips: Iterable[tuple[Position, int]], title: str = "") -> str:
     for p, amount in chips:
         amounts[p] = amounts.get(p, 0) + amount
     lit = covered(list(amounts))
-    straights = {p.numbers[0] for p in amounts if p.kind is BetKind.STRAIGHT}
+    straights = frozenset(p.numbers[0] for p in amounts if p.kind is BetKind.STRAIGHT)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}">',
