@@ -22,7 +22,8 @@ from urllib.parse import quote
 import psycopg
 import pytest
 
-from callbets.console.report import plain, spin
+from callbets.console.report import bet_name, plain, spin
+from callbets.language.readback import readback
 from callbets.messages import say_in
 from callbets.table import Table
 from callbets.web.app import CSP
@@ -446,3 +447,67 @@ def test_an_open_stream_gets_each_change_at_once_and_ends_with_the_floor(tmp_pat
         closed = time.monotonic()
         assert stream.read() == b"" and time.monotonic() - closed < 2
     assert sorted(delays)[4] < 0.05, delays  # a stream asking every 0.2 s: 0.1 s (median)
+
+
+def _bet_by_bet(
+    location: str,
+) -> tuple[dict[str, list[str]], dict[tuple[str, tuple[int, ...]], int]]:
+    """A table page's bets and chips worked out from every bet on the layout, read one by
+    one: each player's lines in the order the bets were placed (a bet in prison as such,
+    an announcement read back at its first bet), and the chips summed by position."""
+    with Table.open(location, write=False) as t:
+        bets, lines = t.open_bets(), {p: [] for p in t.players()}
+        said_back: set[str] = set()
+        chips: dict[tuple[str, tuple[int, ...]], int] = {}
+        for b in bets:
+            where = (b.position.kind.value, b.position.numbers)
+            chips[where] = chips.get(where, 0) + b.amount
+            if b.prison:
+                lines[b.player].append(say_in("fr", "web_in_prison", bet=bet_name(b, "fr"),
+                                              level=b.prison))  # fmt: skip
+                continue
+            aid = b.group.split(".")[0]
+            if aid not in said_back:
+                said_back.add(aid)
+                _, announcement = t.announcement(int(aid))
+                lines[b.player].append(f"#{aid} " + readback(announcement, "fr", t.house))
+    return {p: "\n".join(ls).splitlines() for p, ls in lines.items()}, chips
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_table_page_shows_every_bet_on_the_layout_as_read_bet_by_bet(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+):
+    """The page reads the layout summed by position and the round's announcements one row
+    each; what it shows is what the bets read one by one give: each player's lines in the
+    order the bets were placed (confirmed out of order, prison first), one chip a
+    position with its total (two announcements on the 17), and again after more bets."""
+    if backend == "sqlite":
+        where = str(tmp_path / "l.sqlite")
+    else:
+        where = new_database(request.getfixturevalue("postgres_server")) + "?table=L"
+    with Table.create(where, "venice-french", "fr") as t:
+        for p in ("rouge", "noir"):
+            t.add_player(p)
+        t.bet("noir", "pair à 20")
+        t.close()
+        t.spin(0)  # the even chance goes to prison
+        first, _ = t.announce("rouge", "le 17 à 5")
+        second, _ = t.announce("noir", "voisins du zéro à 2")
+        t.confirm(second)
+        t.confirm(first)
+        t.bet("rouge", "17 et les voisins à 1")
+    details = Details(lambda t, key, read: table_details(t, key, "fr", read_back=read))
+    key, poller = "l.sqlite" if backend == "sqlite" else "L", Poller([where], "fr")
+    for more in ((), ("noir", "orphelins à 3"), ("rouge", "le 17 à 10")):
+        if more:
+            with Table.open(where) as t:
+                t.bet(*more)
+        page = details.of(poller.refresh(), key)
+        assert page is not None
+        lines, chips = _bet_by_bet(where)
+        assert {b["player"]: b["lines"] for b in page["bets"]} == lines
+        assert {(c["kind"], tuple(c["numbers"])): c["amount"] for c in page["chips"]} == chips
+        assert len(page["chips"]) == len(chips) == page["svg"].count('class="chip"')
+    assert lines["noir"][0].startswith(say_in("fr", "web_in_prison", bet="", level=1)[:6])
+    assert chips[("straight", (17,))] == 5 + 1 + 10

@@ -305,17 +305,29 @@ class Betting(TableCore):
             self._audit("close", round=self.round, pending_dropped=pending)
         return dropped
 
-    def open_bets(self) -> list[Bet]:
-        """The bets on the layout now (prison included)."""
+    def open_bets(self, *, prison_only: bool = False) -> list[Bet]:
+        """The bets on the layout now (prison included); ``prison_only``: only those in
+        prison."""
         # the player by the announcement's key, bet by bet: a join would let PostgreSQL
         # hash the whole evening's announcements each time the layout is read
         rows = self.store.rows(
             "SELECT b.id, (SELECT a.player FROM announcements a WHERE a.table_id = b.table_id"
             " AND a.id = b.announcement), b.kind, b.numbers, b.amount, b.call, b.announcement,"
             " b.call_index, b.prison FROM bets b WHERE b.table_id = :t AND b.status = 'open'"
-            " ORDER BY b.id"
+            + (" AND b.prison > 0" if prison_only else "")
+            + " ORDER BY b.id"
         )
         return [bet_from_row(r) for r in rows]
+
+    def placed(self) -> list[int]:
+        """The announcements whose bets are on the layout this round (not in prison), in
+        the order they were placed: one row an announcement, not one a bet (a screen
+        showing a busy round would read hundreds of bets to list its announcements)."""
+        rows = self.store.rows(
+            "SELECT announcement FROM bets WHERE table_id = :t AND status = 'open'"
+            " AND prison = 0 GROUP BY announcement ORDER BY MIN(id)"
+        )
+        return [int(aid) for (aid,) in rows]
 
     def announcement(self, aid: int) -> tuple[str, Announcement]:
         """(player, announcement as placed) of a recorded announcement.

@@ -19,7 +19,7 @@ from ..errors import TableError
 from ..language.readback import readback
 from ..messages import message_in, said, say_in
 from ..pictures.svg import svg
-from ..roulette.settle import Bet
+from ..roulette.layout import Position
 from ..table.table import Table
 from ..table.watch import Proof
 from .snapshot import colour
@@ -33,7 +33,7 @@ def table_details(
     key: str,
     lang: str,
     proved: tuple[Proof | None, dict[str, Any] | None] = (None, None),
-    read_back: dict[int, str] | None = None,
+    read_back: dict[int, tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """Everything a table page shows (``/api/table/KEY``); ``svg`` is the picture's
     document, served on its own (``/table/KEY/picture.svg``).  ``proved``: the table's
@@ -54,45 +54,42 @@ def table_details(
     }
 
 
-def _layout(table: Table, lang: str, read_back: dict[int, str]) -> dict[str, Any]:
+def _layout(table: Table, lang: str, read_back: dict[int, tuple[str, str]]) -> dict[str, Any]:
     """The round's bets by player as read back, the announcements waiting, the chips
-    and the picture."""
-    bets = table.open_bets()
-    new = {_announcement_id(b) for b in bets if not b.prison} - set(read_back)
+    and the picture.  The layout is read summed by position, and the round's
+    announcements one row each: a busy round's hundreds of bets are not read one by
+    one for a screen."""
+    placed = table.placed()
+    new = set(placed) - set(read_back)
     found = table.announcements(new)  # one read for all the round's new announcements
     for aid in sorted(new):
         if aid not in found:
             raise TableError(said("no_announcement", id=aid))
-        read_back[aid] = f"#{aid} " + readback(found[aid][1], lang, table.house)
+        player, announcement = found[aid]
+        read_back[aid] = player, f"#{aid} " + readback(announcement, lang, table.house)
     by_player: dict[str, list[str]] = {p: [] for p in table.players()}
-    read: set[int] = set()
-    for b in bets:
-        lines = by_player.setdefault(b.player, [])
-        if b.prison:
-            lines.append(say_in(lang, "web_in_prison", bet=bet_name(b, lang), level=b.prison))
-            continue
-        aid = _announcement_id(b)
-        if aid not in read:
-            read.add(aid)
-            lines.append(read_back[aid])
+    for b in table.open_bets(prison_only=True):  # from earlier rounds: placed first
+        line = say_in(lang, "web_in_prison", bet=bet_name(b, lang), level=b.prison)
+        by_player.setdefault(b.player, []).append(line)
+    for aid in placed:
+        player, line = read_back[aid]
+        by_player.setdefault(player, []).append(line)
     pending = [
         say_in(lang, "web_waiting", id=aid, player=player, text=text)
         for aid, player, text in table.pending()
     ]
-    chips = [(b.position, b.amount) for b in bets]
+    chips: dict[Position, int] = {}
+    for position, stake, _ in table.open_stakes():  # prison levels together, as drawn
+        chips[position] = chips.get(position, 0) + stake
     return {
         "bets": [{"player": p, "lines": "\n".join(ls).splitlines()} for p, ls in by_player.items()],
         "pending": pending,
         "chips": [
-            {"kind": p.kind.value, "numbers": list(p.numbers), "amount": a} for p, a in chips
+            {"kind": p.kind.value, "numbers": list(p.numbers), "amount": a}
+            for p, a in sorted(chips.items())
         ],
-        "svg": svg(chips, table.name),
+        "svg": svg(chips.items(), table.name),
     }
-
-
-def _announcement_id(bet: Bet) -> int:
-    """The id of the announcement a bet was placed by (its group is ``ID.CALL``)."""
-    return int(bet.group.split(".")[0])
 
 
 def _spins(table: Table, lang: str) -> list[dict[str, Any]]:

@@ -232,14 +232,14 @@ class Details:
     computed again only when the table's audit head has moved (the proof and the report
     in them are the :class:`~.prover.Prover`'s, never made here)."""
 
-    compute: Callable[[Table, str, dict[int, str]], dict[str, Any]]
+    compute: Callable[[Table, str, dict[int, tuple[str, str]]], dict[str, Any]]
     """What a table page shows, from the table open read-only, its key and its
     announcements read back so far, by id (they never change: read back once)."""
     stamp: Callable[[Table], str] = lambda table: str(table.head())
     """What, when it moves, makes the details be read again (the audit's head, and the
     time of the table's last proof)."""
     _cache: dict[str, _Cached] = field(default_factory=dict)
-    _readbacks: dict[str, dict[int, str]] = field(default_factory=dict)
+    _readbacks: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)
     _locks: dict[str, threading.Lock] = field(default_factory=dict)
     _guard: threading.Lock = field(default_factory=threading.Lock)
 
