@@ -27,9 +27,9 @@ from callbets.language.readback import readback
 from callbets.messages import say_in
 from callbets.table import Table
 from callbets.web.app import CSP
-from callbets.web.details import table_details
+from callbets.web.details import Details, table_details
 from callbets.web.prover import Prover
-from callbets.web.snapshot import Details, Poller, Snapshot
+from callbets.web.snapshot import Poller, Snapshot
 
 from .conftest import ROOT
 from .test_table_words import ENGLISH

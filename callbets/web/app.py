@@ -47,8 +47,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..messages import say_in
 from ..table.table import Table
 from ..table.watch import Proof
-from .details import table_details
-from .snapshot import Details, Poller, safe_json
+from .details import Details, table_details
+from .snapshot import Poller, safe_json
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ latest :class:`Snapshot`, numbered: its version moves only when what the floor s
 has changed.  Every page, JSON answer and event stream is served from that snapshot, so
 twenty open pages cost the tables no more than one.  A table page's details (the picture,
 the bets read back, the spins, the report) are read at most once per table and version
-(:class:`Details`), and again only when the table's audit head has moved.
+(:class:`~.details.Details`), and again only when the table's audit head has moved.
 """
 
 from __future__ import annotations
@@ -217,49 +217,3 @@ class Poller:
             except Exception:  # the next look says why, on its card
                 continue
         return False
-
-
-@dataclass
-class _Cached:
-    version: int
-    head: str
-    details: dict[str, Any]
-
-
-@dataclass
-class Details:
-    """A table page's details, read at most once per table and snapshot version, and
-    computed again only when the table's audit head has moved (the proof and the report
-    in them are the :class:`~.prover.Prover`'s, never made here)."""
-
-    compute: Callable[[Table, str, dict[int, tuple[str, str]]], dict[str, Any]]
-    """What a table page shows, from the table open read-only, its key and its
-    announcements read back so far, by id (they never change: read back once)."""
-    stamp: Callable[[Table], str] = lambda table: str(table.head())
-    """What, when it moves, makes the details be read again (the audit's head, and the
-    time of the table's last proof)."""
-    _cache: dict[str, _Cached] = field(default_factory=dict)
-    _readbacks: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)
-    _locks: dict[str, threading.Lock] = field(default_factory=dict)
-    _guard: threading.Lock = field(default_factory=threading.Lock)
-
-    def of(self, snapshot: Snapshot, key: str) -> dict[str, Any] | None:
-        """The details of table ``key`` (None: no such readable table on the floor)."""
-        location = snapshot.locations.get(key)
-        if location is None:
-            return None
-        with self._guard:
-            lock = self._locks.setdefault(key, threading.Lock())
-        with lock:  # twenty pages asking at once: one reads, the others wait for it
-            cached = self._cache.get(key)
-            if cached is not None and cached.version == snapshot.version:
-                return {**cached.details, "version": snapshot.version}
-            with Table.open(location, write=False, checked=False, kept=True) as table:
-                head = self.stamp(table)
-                if cached is None or cached.head != head:
-                    read = self._readbacks.setdefault(key, {})
-                    cached = _Cached(snapshot.version, head,
-                                     self.compute(table, key, read))  # fmt: skip
-                cached.version = snapshot.version
-            self._cache[key] = cached
-            return {**cached.details, "version": snapshot.version}
