@@ -481,7 +481,8 @@ def test_a_table_page_shows_every_bet_on_the_layout_as_read_bet_by_bet(
     """The page reads the layout summed by position and the round's announcements one row
     each; what it shows is what the bets read one by one give: each player's lines in the
     order the bets were placed (confirmed out of order, prison first), one chip a
-    position with its total (two announcements on the 17), and again after more bets."""
+    position with its total (announcements on the 17), and again after more bets, the
+    same bet said again by another player, and one taken back."""
     if backend == "sqlite":
         where = str(tmp_path / "l.sqlite")
     else:
@@ -499,10 +500,14 @@ def test_a_table_page_shows_every_bet_on_the_layout_as_read_bet_by_bet(
         t.bet("rouge", "17 et les voisins à 1")
     details = Details(lambda t, key, read: table_details(t, key, "fr", read_back=read))
     key, poller = "l.sqlite" if backend == "sqlite" else "L", Poller([where], "fr")
-    for more in ((), ("noir", "orphelins à 3"), ("rouge", "le 17 à 10")):
-        if more:
-            with Table.open(where) as t:
-                t.bet(*more)
+    steps = ((), ("noir", "orphelins à 3"), ("noir", "le 17 à 5"), ("undo",),
+             ("noir", "le 17 à 5"), ("rouge", "le 17 à 10"))  # fmt: skip
+    for step in steps:
+        with Table.open(where) as t:
+            if step == ("undo",):
+                t.undo()
+            elif step:
+                t.bet(*step)
         page = details.of(poller.refresh(), key)
         assert page is not None
         lines, chips = _bet_by_bet(where)
@@ -510,4 +515,4 @@ def test_a_table_page_shows_every_bet_on_the_layout_as_read_bet_by_bet(
         assert {(c["kind"], tuple(c["numbers"])): c["amount"] for c in page["chips"]} == chips
         assert len(page["chips"]) == len(chips) == page["svg"].count('class="chip"')
     assert lines["noir"][0].startswith(say_in("fr", "web_in_prison", bet="", level=1)[:6])
-    assert chips[("straight", (17,))] == 5 + 1 + 10
+    assert chips[("straight", (17,))] == 5 + 1 + 5 + 10

@@ -343,16 +343,23 @@ class Betting(TableCore):
         """(player, announcement as placed) of several recorded announcements, by id, in
         one read (a screen reading a busy round's announcements one by one would make a
         round trip to the database for each); ids not recorded are left out."""
+        return {aid: (player, self._stored(text, notation))
+                for aid, player, text, notation in self.announcement_rows(ids)}  # fmt: skip
+
+    def announcement_rows(self, ids: Iterable[int]) -> list[tuple[int, str, str, str]]:
+        """(id, player, words said, notation as placed) of several recorded announcements,
+        in one read, unparsed (a screen that has read a notation back before need not
+        read it again); ids not recorded are left out."""
         wanted = set(ids)
         if not wanted:
-            return {}
+            return []
         rows = self.store.rows(
             "SELECT id, player, text, notation FROM announcements WHERE table_id = :t"
             " AND id >= :low AND id <= :high",
             low=min(wanted), high=max(wanted),
         )  # fmt: skip
-        return {int(aid): (str(player), self._stored(text, notation))
-                for aid, player, text, notation in rows if int(aid) in wanted}  # fmt: skip
+        return [(int(aid), str(player), str(text), str(notation))
+                for aid, player, text, notation in rows if int(aid) in wanted]  # fmt: skip
 
     def pending(self) -> list[tuple[int, str, str]]:
         """Announcements waiting for confirmation: (id, player, text), oldest first."""

@@ -199,8 +199,10 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
         if entry["error"]:
             return {"key": key, "table": entry["table"], "said_error": entry["said_error"],
                     "version": snapshot.version}  # fmt: skip
-        try:
-            found = await run_in_threadpool(details.of, snapshot, key)
+        try:  # read once a version: the page's picture then comes from what is kept
+            found = details.kept(snapshot, key) or await run_in_threadpool(
+                details.of, snapshot, key
+            )
         except Exception as err:  # the table went away or broke since the last look
             log.warning("table %s cannot be read", key, exc_info=True)
             reason = say_in(lang, "floor_unreadable", reason=" ".join(str(err).split()))
