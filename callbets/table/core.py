@@ -117,13 +117,15 @@ class TableCore:
         """False for a table opened read-only (``show``, ``audit``, ``verify``)."""
         self.who: dict[str, str] = {"terminal": terminal()}
         """Who acts, written into every audit row (see :meth:`as_croupier`)."""
+        header = self._header()
         try:
-            self.house = house_of(self._meta("house_profile"), self._meta("house"))
+            self.house = house_of(self._in(header, "house_profile"), self._in(header, "house"))
         except (ValueError, CallbetsError) as err:
             raise TableError(
                 f"{self.location} is damaged: its house profile cannot be read ({err})"
             ) from None
-        self.lang = self._meta("lang")
+        self.lang = self._in(header, "lang")
+        self._uid = header.get("uid")
         if self.lang not in LANGUAGES:
             raise TableError(
                 f"{self.location} is damaged: unknown language '{self.lang}' in its header"
@@ -183,12 +185,28 @@ class TableCore:
             raise TableError(f"{self.location} is damaged: no '{key}' in its header")
         return str(value)
 
+    def _header(self) -> dict[str, str]:
+        """What never changes in the table's header, in one read: its house, language and
+        identity (a floor opens each table every half second)."""
+        rows = self.store.rows(
+            "SELECT key, value FROM meta WHERE table_id = :t"
+            " AND key IN ('house_profile', 'house', 'lang', 'uid')"
+        )
+        return {str(key): str(value) for key, value in rows if value is not None}
+
+    def _in(self, header: dict[str, str], key: str) -> str:
+        if key not in header:
+            raise TableError(f"{self.location} is damaged: no '{key}' in its header")
+        return header[key]
+
     def _meta_or_none(self, key: str) -> str | None:
         value = self.store.value("SELECT value FROM meta WHERE table_id = :t AND key = :key",
                                  key=key)  # fmt: skip
         return None if value is None else str(value)
 
     _keyed_by: tuple[str | None, str | None] | None = None
+    _uid: str | None = None
+    """The table's identity, once read (see :attr:`~.table.Table.uid`)."""
 
     def _keying(self) -> tuple[str | None, str | None] | None:
         """The table's identity and key check, read once (they never change), or None

@@ -169,7 +169,9 @@ class Table(Replaying):
     @property
     def uid(self) -> str:
         """The table's identity (its location, for a table made before tables had one)."""
-        return self._meta_or_none("uid") or self.location
+        if self._uid is None:  # read once it is there (never changed once written)
+            self._uid = self._meta_or_none("uid")
+        return self._uid or self.location
 
     @property
     def keyed(self) -> bool:
