@@ -12,6 +12,7 @@ import subprocess
 import sys
 from array import array
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -519,3 +520,28 @@ def test_the_end_of_an_announcement_said_after_a_pause_is_never_a_bet_alone(
         if line["decision"]["kind"] == "accept":
             assert line.get("continues") == line["utterance"] - 1
             assert parse_notation(line["notation"], find_house()).merged() == want
+
+
+def test_a_file_transcribed_is_heard_on_its_own_whatever_came_before(tmp_path: Path):
+    """Without --stream the whole file is known: the room and the voice (PocketSphinx's
+    cepstral mean) are learned from it before it is decoded, as ``regress`` does for an
+    item, so a file reads the same alone as after others (the mean is not carried over
+    from the files before it, nor left at the model's initial one)."""
+    pytest.importorskip("pocketsphinx")
+    audio = ROOT / "tests" / "fixtures" / "audio"
+    files = [str(audio / "en" / f"{n:02d}.wav") for n in range(6)]
+
+    def lines(*paths: str) -> dict[str, list[Any]]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "callbets", "transcribe", "--lang", "en", *paths],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        out: dict[str, list[Any]] = {}
+        for x in map(json.loads, proc.stdout.splitlines()):
+            out.setdefault(x["file"], []).append((x["heard"], x["decision"], x["words"]))
+        return out
+
+    together = lines(*files)
+    for path in (files[0], files[-1]):
+        assert lines(path)[path] == together[path]

@@ -283,7 +283,8 @@ def add_commands(sub: Any) -> None:
         description="Recognise WAV files: each utterance is cut by voice activity, decoded "
         "and decided (accept, ask or refuse); one JSON line per utterance, with "
         "audio_seconds, compute_seconds and, with --stream, latency_s (end of speech to "
-        "decision).",
+        "decision).  Without --stream each file is heard on its own: the room and the "
+        "voice are learned from the whole file first.",
     )
     _engine_options(p)
     p.add_argument(

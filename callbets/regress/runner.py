@@ -257,7 +257,7 @@ def run_audio(
     """Score a recorded item through a recogniser (an enrolled ``croupier``'s model where
     one is named) and the decision."""
     pcm = read_wav(Path(item.audio))
-    engine = _fresh(_engine(engine_name, item.lang, model, croupier), pcm)
+    engine = _engine(engine_name, item.lang, model, croupier)
     hearing = hear_recording(engine, pcm, find_house(item.house))
     decision = decide(hearing, item.lang, find_house(item.house))
     heard = hearing.best.text if hearing.best else ""
@@ -286,26 +286,6 @@ def _engine(name: str, lang: str, model: str | None, croupier: str | None = None
 def forget_engines() -> None:
     """Drop the recognisers loaded in this process (a croupier's model was replaced)."""
     _engine.cache_clear()
-
-
-def _fresh(engine: Any, pcm: bytes) -> Any:
-    """The engine tuned to this item's room and voice alone, so that what an item gives
-    does not depend on the items its process heard before (nor on how a run spread the
-    items over processes).
-
-    PocketSphinx carries its cepstral mean over from one utterance to the next, as a live
-    microphone does: at the table it has heard the room before the bet is said.  Here its
-    features start afresh and take in the item's own audio first, without searching it
-    (features only: a few milliseconds), as a microphone that had been listening would.
-    Vosk starts each utterance with new recognisers and has nothing to reset.
-    """
-    decoder = getattr(engine, "decoder", None)
-    if decoder is not None and hasattr(decoder, "reinit_feat"):
-        decoder.reinit_feat()
-        decoder.start_utt()
-        decoder.process_raw(pcm, True, True)  # no search, the whole utterance
-        decoder.end_utt()
-    return engine
 
 
 def run_item(

@@ -166,8 +166,11 @@ class Dictation:
         return self.reads_as(self._partial)
 
     def prime(self, pcm: bytes) -> None:
-        """Learn the room's level from a whole recording before feeding it."""
-        self.segmenter.prime(comfort_noise(pcm, random.Random(0)))
+        """Learn the room's level, and the engine the room and the voice
+        (:meth:`~.engines.Engine.learn`), from a whole recording before feeding it."""
+        heard = comfort_noise(pcm, random.Random(0))  # as it will be fed
+        self.segmenter.prime(heard)
+        self.engine.learn(heard)
 
     def feed(self, pcm: bytes) -> Iterator[DictationEvent]:
         """Consume a block of 16 kHz mono PCM; yield partial texts and finished utterances."""

@@ -82,6 +82,13 @@ class Engine(Protocol):
         """Start decoding an utterance (:func:`hear_whole` decodes a whole one)."""
         ...
 
+    def learn(self, pcm: bytes) -> None:
+        """Take in a whole recording's room and voice before it is decoded, as a
+        microphone that has been listening has (PocketSphinx: the cepstral mean, from
+        its features, without a search); then what the recording gives does not depend
+        on what the engine heard before.  For a file, not for a live stream."""
+        ...
+
 
 def hear_whole(engine: Engine, pcm: bytes, block: int = 3200) -> Hearing:
     """Decode a whole utterance through :meth:`Engine.open`, in 100 ms blocks."""

