@@ -16,7 +16,9 @@ import pytest
 
 from callbets.language.dialogue import confirmation
 from callbets.language.grammar import written_forms
+from callbets.language.parse import parse
 from callbets.language.vocabulary import vocabulary
+from callbets.messages import message_in, say_in
 from callbets.speech import SpeechUnavailable, models
 from callbets.speech.audio import RATE, microphone_blocks, read_wav
 from callbets.speech.decide import POLICIES, Policy, bet_words, decide, policy_for, stake_words
@@ -246,7 +248,13 @@ def test_vosk_json_to_candidates_and_accept():
     assert [c.text for c in candidates] == ["dix sept et les voisins", "dix sept les voisins"]
     assert candidates[0].weakest == 0.95
     decision = decide(Hearing(tuple(candidates), "vosk"), "fr")
-    assert decision.kind == "accept" and decision.chosen.notation() == "neighbours 17 x1"
+    assert decision.chosen.notation() == "neighbours 17 x1"
+    assert decision.kind == "ask" and "dix sept et les voisins" in decision.reason  # no stake
+    staked = json.loads(json.dumps(VOSK_WORDS))
+    staked["result"] += [{"word": "à", "conf": 0.97}, {"word": "cinq", "conf": 0.98}]
+    staked["text"] += " à cinq"
+    decision = decide(Hearing(tuple(vosk_candidates(staked, None)), "vosk"), "fr")
+    assert decision.kind == "accept" and decision.chosen.notation() == "neighbours 17 x5"
 
 
 def test_vosk_weak_word_asks():
@@ -528,13 +536,53 @@ def test_a_fragment_is_never_accepted_alone(first, second, gap):
         assert decision.kind == "ask" and "cut by a pause" in decision.reason
 
 
-@pytest.mark.parametrize("gap", [0.5, CONTINUE_WINDOW + 0.5])
-def test_a_new_announcement_after_a_whole_one_or_the_window_stands_alone(gap):
-    late = 2.0 + gap
+def test_a_new_announcement_after_the_window_stands_alone():
+    late = 2.0 + CONTINUE_WINDOW + 0.5
     _, later = heard_in_turn(utterance("voisins by five", 0.0, 2.0),
                              utterance("tiers by two", late, late + 2.0))  # fmt: skip
     assert not later.continues and not later.hearing.fragment
     assert decide(later.hearing, "en").kind == "accept"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("tiers by five", "orphans by five"), ("voisins by five", "tiers by two"),
+     ("seventeen straight up by ten", "red by twenty")],
+)  # fmt: skip
+def test_a_call_right_after_a_whole_announcement_is_never_accepted_alone(first, second):
+    """Seen on a hidden check: "tiers by five, orphans by five, and thirty two and the
+    neighbours by five" heard as three utterances, "orphans by five" accepted alone.  Right
+    after a whole announcement an utterance may be its next call or a bet of its own: it
+    stands apart (no reading of the two together), asked, never accepted alone."""
+    _, later = heard_in_turn(utterance(first, 0.0, 2.0), utterance(second, 2.4, 4.0))
+    assert not later.continues and later.hearing.fragment
+    decision = decide(later.hearing, "en")
+    assert decision.kind == "ask" and "cut by a pause" in decision.reason
+    assert [c.notation() for c in decision.choices] == [parse(second, "en").notation()]
+
+
+@pytest.mark.parametrize(
+    ("lang", "unstaked", "staked"),
+    [("en", "twenty three straight up", "twenty three straight up by twenty five"),
+     ("en", "seventeen and the neighbours", "seventeen and the neighbours by five"),
+     ("fr", "le vingt-trois en plein", "le vingt-trois en plein à vingt-cinq"),
+     ("fr", "les voisins du zéro", "les voisins du zéro à deux"),
+     ("it", "il ventitré e i vicini", "il ventitré e i vicini da cinque"),
+     ("it", "la serie cinque otto", "la serie cinque otto da cinque")],
+)  # fmt: skip
+def test_a_bet_heard_without_its_stake_is_asked_never_accepted(lang, unstaked, staked):
+    """Seen on a hidden check: "twenty three straight up, twenty five on it" cut at the
+    comma, "twenty three straight up" accepted at one piece.  With no stake said, the
+    stake may still be coming: asked, whatever the confidence; said with it, accepted."""
+
+    def hearing(text: str) -> Hearing:
+        words_ = tuple((w, 1.0) for w in text.split())
+        return Hearing((Candidate(text, 1.0, words_),), "pocketsphinx", snr_db=40.0)
+
+    asked = decide(hearing(unstaked), lang)
+    assert asked.kind == "ask" and asked.chosen is not None
+    assert message_in(asked.reason, lang) == say_in(lang, "heard_no_stake", text=unstaked)
+    assert decide(hearing(staked), lang).kind == "accept"
 
 
 def test_an_elision_is_said_a_typed_contraction_is_not():
@@ -549,5 +597,6 @@ def test_a_sound_after_a_whole_announcement_does_not_read_it_again():
     "high by fifty uh", a second reading of the same bet (100 on passe if both were
     placed).  After a whole announcement, an utterance with no call stands apart."""
     _, later = heard_in_turn(utterance("high by fifty", 0.0, 1.5), utterance("uh", 2.0, 2.3))
-    assert not later.continues and not later.hearing.fragment
+    assert not later.continues and later.hearing.best is not None
+    assert later.hearing.best.text == "uh"
     assert decide(later.hearing, "en").kind == "refuse"

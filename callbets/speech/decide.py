@@ -9,6 +9,9 @@
   heard as), speech too close to the room's noise, and, for engines whose n-best list
   is informative, two legal candidates that put different chips down or an
   alternative that extends the chosen text (the end of the utterance may be lost);
+  also a reading whose stake was not said (:func:`~.stake.stake_said`: one piece, or a
+  stake still to come after a pause), and an utterance marked a fragment (said right
+  after another announcement: see :mod:`.dictation`);
 * **accept**: one clear legal reading that passes the policy.
 
 The policies are calibrated on the dev split, noisy sets included (bench/voice_bench.py),
@@ -30,6 +33,7 @@ from ..messages import said
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from .engines import Candidate, Hearing
+from .stake import stake_said
 
 THRESHOLD = 0.85
 """Least confidence of the weakest word for an announcement to be accepted unasked."""
@@ -184,6 +188,9 @@ def decide(
     unsure = _unsure(best.candidate, lang, policy, hearing.snr_db)
     if unsure:
         return Decision("ask", unsure, best.announcement, choices, readings)
+    if not stake_said(best.candidate.text, lang, house):  # one piece, or the stake to come?
+        why = said("heard_no_stake", text=best.candidate.text)
+        return Decision("ask", why, best.announcement, choices, readings)
     return Decision("accept", said("heard_clear"), best.announcement, choices, readings)
 
 

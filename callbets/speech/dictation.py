@@ -14,11 +14,12 @@ A pause inside an announcement is not its end.  An utterance said within
 talk) that begins with "and", or has no call of its own ("… by five") after one that was
 not whole, continues it: the :class:`Heard` then holds both and says it ``continues``
 the one before (a lone "uh" after a whole announcement does not: it would read the same
-bet twice).  Any other
-utterance that soon after one that was not a whole announcement is marked a fragment
-(a recogniser hears "and" as "an"): asked, with the reading joined to the one before
-offered too, never accepted alone.  So is one that begins with "and" with nothing before
-it to continue.
+bet twice).  Any other utterance that soon after an announcement is marked a fragment,
+asked and never accepted alone: after one that was not whole (a recogniser hears "and"
+as "an") with the reading joined to the one before offered too; after a whole one
+because it may be the next call of the same announcement ("tiers by five … orphans by
+five", a hidden check's wrong bet) as well as a bet of its own.  So is one that begins
+with "and" with nothing before it to continue.
 
 Audio is given a faint noise floor first (:func:`comfort_noise`): a microphone always
 has one, and the acoustic model, trained on real recordings, mishears digital silence.
@@ -37,12 +38,12 @@ from ..language.dialogue import confirmation
 from ..language.normalize import fold
 from ..language.parse import parse
 from ..language.talk import table_talk
-from ..language.vocabulary import spellings
 from ..roulette.house import House, find_house
 from .endpoint import PARTIAL, UNSTAKED, WHOLE, Audio, Closed, Opened, Segmenter, Settings
 from .engines import Candidate, Engine, Hearing, Utterance
 from .phrases import table_talk as talk_phrases
 from .sentences import phrases
+from .stake import stake_said
 
 FLOOR_AMPLITUDE = 128
 """Peak of the comfort noise added to every sample (about -53 dB below full scale).
@@ -101,9 +102,6 @@ class ReadsAs:
 
     def __init__(self, lang: str, house: House) -> None:
         self.lang, self.house = lang, house
-        prefix = phrases(lang).get("PIECE_PREFIX", ())
-        seven = spellings(lang, 7)
-        self.probe = f" {prefix[0]} {seven[0]}" if prefix and seven else ""
         self._memo = ("", PARTIAL)
         self.begins_talk = {
             " ".join(words[:n])
@@ -125,16 +123,10 @@ class ReadsAs:
         if confirmation(text, self.lang) or table_talk(text, self.lang) is not None:
             return WHOLE
         try:
-            said = parse(text, self.lang, self.house).notation()
+            parse(text, self.lang, self.house)
         except AnnouncementError:
             return PARTIAL
-        if not self.probe:
-            return WHOLE
-        try:  # a stake said after it would change it: its stake was not said yet
-            more = parse(text + self.probe, self.lang, self.house).notation()
-        except AnnouncementError:
-            return WHOLE
-        return WHOLE if more == said else UNSTAKED
+        return WHOLE if stake_said(text, self.lang, self.house) else UNSTAKED
 
 
 class Dictation:
@@ -229,8 +221,10 @@ class Dictation:
             best = joined.best.text if joined.best else ""
             if self.reads_as(best) != PARTIAL:
                 return replace(heard, hearing=joined, start=prev.start, continues=True)
-        if prev_whole:  # a whole announcement, then another (or a lone "uh"): apart
-            return heard
+        if prev_whole:  # a whole announcement, then another: apart, but its next call
+            # ("tiers by five … orphans by five") or a bet of its own?  never accepted
+            # alone (a lone "uh" still reads as nothing and is refused)
+            return self._fragment(heard, None)
         # said right after the start of an announcement ("voisins du … an tiers by two":
         # "and" heard as "an"): its end, or a bet of its own?  Never accepted alone; the
         # reading with the one before is offered too

@@ -41,8 +41,9 @@ class Hearing:
     """Heard by a model that lacks words of the table (accepted on purpose): never
     accepted unasked."""
     fragment: bool = False
-    """Begins with "and" with nothing before it to continue (the rest of an announcement
-    whose start was lost, or said too long after it): never accepted unasked."""
+    """Perhaps part of another announcement: it begins with "and" with nothing before it
+    to continue, or it was said right after another announcement (see
+    :mod:`callbets.speech.dictation`): never accepted unasked."""
     second_look: str | None = None
     """The best text heard again with its numbers free and no language model's
     preference (where the engine can): differing from the best, the numbers are not
