@@ -22,7 +22,7 @@ from callbets.messages import message_in, say_in
 from callbets.speech import SpeechUnavailable, models
 from callbets.speech.audio import RATE, microphone_blocks, read_wav
 from callbets.speech.decide import POLICIES, Policy, bet_words, decide, policy_for, stake_words
-from callbets.speech.dictation import CONTINUE_WINDOW, Dictation, Heard
+from callbets.speech.dictation import CONTINUE_WINDOW, NEXT_CALL_WINDOW, Dictation, Heard
 from callbets.speech.engines import Candidate, Hearing, default_engine, hear_whole
 from callbets.speech.engines.kaldi import join_alternatives, vosk_candidates
 from callbets.speech.models import check, check_model_dir, install, language_of, model_path
@@ -536,8 +536,11 @@ def test_a_fragment_is_never_accepted_alone(first, second, gap):
         assert decision.kind == "ask" and "cut by a pause" in decision.reason
 
 
-def test_a_new_announcement_after_the_window_stands_alone():
-    late = 2.0 + CONTINUE_WINDOW + 0.5
+@pytest.mark.parametrize("gap", [NEXT_CALL_WINDOW + 0.3, CONTINUE_WINDOW + 0.5])
+def test_a_new_announcement_after_the_window_stands_alone(gap):
+    """Past the pause a call of the same announcement is said within, a whole one after a
+    whole one is a bet of its own (the bench's files, one after another, are 0.8 s apart)."""
+    late = 2.0 + gap
     _, later = heard_in_turn(utterance("voisins by five", 0.0, 2.0),
                              utterance("tiers by two", late, late + 2.0))  # fmt: skip
     assert not later.continues and not later.hearing.fragment
