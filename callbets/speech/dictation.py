@@ -59,9 +59,9 @@ NEXT_CALL_WINDOW = 0.6
 utterance within which that utterance may be its next call ("tiers by five, orphans by
 five"), and is asked.  Measured: the pauses a fourth hidden check's voices made inside
 announcements were 0.18–0.24 s from one utterance's end to the next one's start; the
-bench's announcements, one file after another, are 0.8 s apart or more (a quicker
-rule asked every one of them); a table's next bet normally comes after the croupier's
-confirmation, which no bet continues."""
+bench's announcements, one file after another, are 0.8 s apart or more (within the
+2 s of :data:`CONTINUE_WINDOW`, every one of them was asked); a table's next bet normally
+comes after the croupier's confirmation, which no bet continues."""
 
 
 def comfort_noise(pcm: bytes, rng: random.Random, amplitude: int = FLOOR_AMPLITUDE) -> bytes:
