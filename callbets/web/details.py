@@ -211,9 +211,10 @@ class Details:
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
         with lock:  # twenty pages asking at once: one reads, the others wait for it
+            found = self.kept(snapshot, key)
+            if found is not None:
+                return found
             cached = self._cache.get(key)
-            if cached is not None and cached.version == snapshot.version:
-                return {**cached.details, "version": snapshot.version}
             with Table.open(location, write=False, checked=False, kept=True) as table:
                 head = self.stamp(table)
                 if cached is None or cached.head != head:
