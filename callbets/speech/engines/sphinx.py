@@ -43,6 +43,23 @@ LEXICONS = {
 other pronunciations, or a word the earlier ones lack)."""
 N_BEST = 10
 """Alternatives read from the lattice."""
+SEARCH: dict[str, Any] = {
+    "fwdflat": False,
+    "lw": 8.5,
+    "beam": 1e-70,
+    "wbeam": 1e-40,
+    "pbeam": 1e-70,
+    "lpbeam": 1e-50,
+    "lponlybeam": 1e-35,
+}
+"""One streaming pass, with wider beams.  PocketSphinx's default second pass (``fwdflat``)
+runs over the whole utterance once it has ended: 73 ms (clean) to 113 ms (pink 15 dB) of
+the decision's median after the end of speech, against 3.5 ms without it.  Its language
+weight (8.5, the second pass's) and beams twice as wide (in log) win back what it gave:
+on the English dev split (clean, pink and brown 15 dB, pink 5 dB: 228 files) 68 % first
+readings exact with the second pass and 68 % without; the test split (200 files) 42 %
+and 42 %; babble at 10 and 15 dB no worse (dev 10 → 11 %, test 1 → 2 %); no wrong bet
+accepted in any; and less computing in all (0.15 → 0.13 × real time)."""
 SURE_ENOUGH = 0.85
 """The weakest bet word's confidence from which a reading is heard a second time (the
 lowest any policy accepts: :data:`callbets.speech.decide.POLICIES`)."""
@@ -182,6 +199,7 @@ class PocketSphinxEngine:
             lm=str(arpa),
             logfn=os.devnull,
             bestpath=True,
+            **SEARCH,
             **extra,
         )
 
