@@ -285,11 +285,16 @@ def test_a_recording_that_starts_with_speech_is_judged_against_its_own_pauses():
     assert len(closed) == 1 and closed[0].speech_end > 1.9  # one utterance, both parts
 
 
-@pytest.mark.parametrize(("state", "pause"), [(WHOLE, 0.18), (UNSTAKED, 0.22), (PARTIAL, 0.4)])
-def test_the_pause_that_ends_an_utterance_depends_on_what_it_reads_as(state, pause):
+@pytest.mark.parametrize(
+    ("state", "setting"),
+    [(WHOLE, "end_whole"), (UNSTAKED, "end_unstaked"), (PARTIAL, "end_partial")],
+)
+def test_the_pause_that_ends_an_utterance_depends_on_what_it_reads_as(state, setting):
+    pause = getattr(Settings(), setting)
     pcm = noise(0.5, 30) + tone(0.8, 6000) + noise(2.0, 30, 1)
     closed = next(e for e in events(pcm, state) if isinstance(e, Closed))
-    assert pause - 0.01 <= closed.at - closed.speech_end <= pause + 0.05
+    assert pause - 0.01 <= closed.at - closed.speech_end < pause + 0.03  # whole 30 ms frames
+    assert Settings().end_whole < Settings().end_unstaked < Settings().end_partial
 
 
 def test_record_one_keeps_the_raw_audio_of_the_next_utterance():
