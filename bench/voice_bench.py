@@ -1,8 +1,8 @@
 """Score the voice front-end on a split made by ``bench/voice_data.py``, per condition.
 
 Each condition (clean, pink20 … babble5) is one session at a table: one engine and one
-dictation stream, its files fed one after the other in 50 ms blocks, as a microphone
-would give them (the room's noise level and the cepstral mean carry over).  For each
+dictation stream, its files fed one after the other in the microphone's blocks (30 ms)
+(the room's noise level and the cepstral mean carry over).  For each
 it reports the first reading exact (what the croupier is shown), the right bet among
 the readings offered, wrong bets accepted unasked (must be 0), the share accepted
 unasked, compute per second of audio, and the latency from the end of speech to the
@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from callbets import find_house, parse_notation
-from callbets.speech.audio import duration, read_wav
+from callbets.speech.audio import BLOCK_SECONDS, RATE, duration, read_wav
 from callbets.speech.decide import Decision, bet_words, decide
 from callbets.speech.dictation import Dictation, Heard
 
-BLOCK = 1600  # 50 ms
+BLOCK = 2 * round(RATE * BLOCK_SECONDS)  # bytes: the microphone's block (30 ms)
 ENGINE = os.environ.get("CALLBETS_BENCH_ENGINE", "pocketsphinx")
 
 
@@ -71,7 +71,7 @@ def session(condition: str, items: list[dict[str, Any]], folder: str) -> list[di
                         results.pop()
                     d = decide(e.hearing, lang)
                     took = time.perf_counter() - start
-                    arrived = offset + min(len(pcm), (k + 1) * BLOCK) / 32000
+                    arrived = offset + min(len(pcm), (k + 1) * BLOCK) / (2 * RATE)
                     results.append((e, d, arrived - e.speech_end + took))
             spent += time.perf_counter() - start
         kept = [(h, d, lat) for h, d, lat in results if d.kind != "refuse"]

@@ -329,7 +329,7 @@ def test_recording_into_a_suite_whose_manifest_is_a_pipe_is_refused(
         def blocks(self) -> list[bytes]:
             return []
 
-    monkeypatch.setattr(record, "open_microphone", lambda _: Microphone())
+    monkeypatch.setattr(record, "open_microphone", lambda *_: Microphone())
     os.mkfifo(tmp_path / "manifest.jsonl")
     with pytest.raises(InputError, match="not a regular file"):
         record.record(Namespace(suites=["record", str(tmp_path)], lang="fr"))

@@ -16,7 +16,7 @@ from ..language.readback import readback, reading_line
 from ..messages import message_in, say_in
 from ..roulette.house import DEFAULT_HOUSE, House, find_house
 from ..speech import BadSpeechFile, SpeechUnavailable
-from ..speech.audio import RATE, duration, microphone_blocks, read_wav
+from ..speech.audio import BLOCK_SECONDS, RATE, duration, microphone_blocks, read_wav
 from ..speech.croupiers import resolve
 from ..speech.decide import Decision, decide
 from ..speech.dictation import Dictation, Heard, Partial
@@ -185,7 +185,7 @@ def cmd_listen(args: argparse.Namespace) -> int:
     house = find_house(args.house)
     listening = say_in(args.lang, "listen_start", engine=engine.name, lang=args.lang,
                        model=engine.model_name)  # fmt: skip
-    blocks = _announced(microphone_blocks(0.05), listening)
+    blocks = _announced(microphone_blocks(), listening)
     if args.json:
         try:
             for line in listen_json(engine, house, blocks):
@@ -296,9 +296,10 @@ def add_commands(sub: Any) -> None:
         "--block-ms",
         type=int,
         choices=range(20, 101, 10),
-        default=50,
+        default=round(BLOCK_SECONDS * 1000),
         metavar="MS",
-        help="block length fed to the recogniser, 20 to 100 ms (default 50)",
+        help="block length fed to the recogniser, 20 to 100 ms "
+        "(default %(default)s, the microphone's)",
     )
     p.add_argument("files", nargs="+", metavar="FILE.wav")
     p.set_defaults(run=cmd_transcribe)

@@ -114,7 +114,7 @@ class Listener:
                 self.engine_name, self.lang, self.model, self.degraded, self.croupier
             )
             dictation = Dictation(engine, self.house)
-            source = self.blocks() if self.blocks else microphone_blocks(0.05)
+            source = self.blocks() if self.blocks else microphone_blocks()
             for block in self._until_stopped(source):
                 for event in dictation.feed(block):
                     if isinstance(event, Partial):

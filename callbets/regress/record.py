@@ -46,7 +46,7 @@ def record(args: argparse.Namespace) -> int:
     folder = Path(args.suites[1])
     folder.mkdir(parents=True, exist_ok=True)
     manifest = folder / "manifest.jsonl"
-    microphone = open_microphone(0.05)
+    microphone = open_microphone()
     print(f"microphone: {microphone.name}", flush=True)
     blocks = microphone.blocks()
     count = 0
