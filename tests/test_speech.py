@@ -146,6 +146,30 @@ def test_pocketsphinx_policy_accepts_a_confident_reading():
     assert decision.kind == "accept" and decision.chosen.notation() == "tiers x5"
 
 
+@pytest.mark.parametrize(
+    ("lang", "first", "later", "bet_first"),
+    [
+        ("fr", "svp", "svp un", "un svp"),
+        ("it", "per favore", "per favore un", "nero per favore"),
+        ("en", "please", "please three", "three please"),
+    ],
+)
+def test_a_politeness_heard_alone_is_refused_not_asked_with_what_the_search_added(
+    lang, first, later, bet_first
+):
+    """Seen on hidden speech: "s'il vous plaît" said after a pause was heard "svp", and
+    asked with "straight 1" from the n-best's "svp un"; a first reading with a bet word
+    that is not legal is still asked with the legal ones."""
+    words_ = tuple((w, 1.0) for w in first.split())
+    alone = Hearing((Candidate(first, 1.0, words_), Candidate(later, 0.9)), "pocketsphinx")
+    decision = decide(alone, lang)
+    assert decision.kind == "refuse" and not decision.choices and first in decision.reason
+    said_ = tuple((w, 1.0) for w in bet_first.split())
+    garbled = Candidate(bet_first + " " + bet_first.split()[0], 1.0, said_)  # not legal
+    asked = decide(Hearing((garbled, Candidate(bet_first, 0.9)), "pocketsphinx"), lang)
+    assert asked.kind == "ask" and asked.choices
+
+
 def test_articles_and_sure_politeness_do_not_count_against_a_reading():
     hearing = sphinx("the tiers by five please", [0.2, 0.99, 0.95, 0.97, 0.9])
     assert [w for w, _ in bet_words(hearing.best, "en")] == ["tiers", "by", "five"]

@@ -1,6 +1,8 @@
 """From what was heard to a bet: accept, ask or refuse (language- and engine-neutral).
 
-* **refuse**: no candidate parses to a legal announcement;
+* **refuse**: no candidate parses to a legal announcement, or the recogniser's first
+  choice holds no word that carries a bet ("s'il vous plaît" said after a pause: a later
+  candidate's "un" is the search's, not the croupier's);
 * **ask**: the recogniser's first choice is not legal but a later one is, the parser
   itself finds the text ambiguous, or the reading is not sure enough by the engine's
   :class:`Policy`: a word that carries the bet (articles and politeness aside) below the
@@ -28,6 +30,7 @@ from typing import Any
 
 from ..errors import AmbiguousError, AnnouncementError
 from ..language.grammar import language
+from ..language.normalize import words
 from ..language.parse import parse
 from ..messages import said
 from ..roulette.announcement import Announcement
@@ -133,6 +136,15 @@ def _read(candidate: Candidate, lang: str, house: House) -> Reading:
         return Reading(candidate, error=err)
 
 
+def places_nothing(text: str, lang: str) -> bool:
+    """Whether words of the language say nothing but what the parser skips (politeness,
+    chatter, articles: "s'il vous plaît", "per favore"), phrases read whole."""
+    try:
+        return bool(text.strip()) and not any(language(lang).lexicon.lex(words(text), text))
+    except AnnouncementError:  # a word that is not in the language
+        return False
+
+
 def bet_words(candidate: Candidate, lang: str) -> tuple[tuple[str, float], ...]:
     """The words of a candidate that carry the bet, with their confidences: articles,
     politeness and "both" are left out (misheard, they change nothing)."""
@@ -167,7 +179,11 @@ def decide(
         distinct.setdefault(_chips(r.announcement), r.announcement)
     choices = tuple(distinct.values())
     if best is not readings[0]:
-        why = said("heard_first_not_bet", text=readings[0].candidate.text)
+        first = readings[0].candidate
+        if places_nothing(first.text, lang):  # "svp" after a pause: the legal
+            # alternatives ("svp un") are what the search adds to it, not what was said
+            return Decision("refuse", said("heard_no_bet_word", text=first.text), readings=readings)
+        why = said("heard_first_not_bet", text=first.text)
         return Decision("ask", why, best.announcement, choices, readings)
     if policy.n_best_must_agree:
         doubt = _n_best_doubt(best, readings, choices)
