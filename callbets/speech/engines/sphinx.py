@@ -202,6 +202,7 @@ class PocketSphinxEngine:
             **SEARCH,
             **extra,
         )
+        self._mean_known = False
 
     def learn(self, pcm: bytes) -> None:
         """Start the features afresh and take in the recording's cepstral mean (a few
@@ -213,17 +214,27 @@ class PocketSphinxEngine:
         self.decoder.start_utt()
         self.decoder.process_raw(pcm, True, True)  # no search, the whole recording
         self.decoder.end_utt()
+        self._mean_known = True
 
     def open(self) -> SphinxUtterance:
-        """Start decoding an utterance."""
-        return SphinxUtterance(self.decoder, self.name, language(self.lang).lexicon)
+        """Start decoding an utterance.  The first of a stream whose mean was not learned
+        (:meth:`learn`) is heard a second time once it has ended (see
+        :meth:`SphinxUtterance.finish`)."""
+        again = not self._mean_known
+        self._mean_known = True  # the live mean learns from each utterance from now on
+        return SphinxUtterance(self.decoder, self.name, language(self.lang).lexicon, again)
 
 
 class SphinxUtterance:
     """One utterance on the engine's decoder (one at a time)."""
 
-    def __init__(self, decoder: Any, engine: str, lexicon: Lexicon) -> None:
+    def __init__(self, decoder: Any, engine: str, lexicon: Lexicon, again: bool = False) -> None:
         self.decoder, self.engine, self.lexicon = decoder, engine, lexicon
+        self.again = again
+        """Hear the whole utterance again once it has ended: the first of a stream is
+        decoded with the model's initial cepstral mean, which the croupier's microphone and
+        voice are far from ("cancel that" after a second of silence was heard "odd total
+        of" in one pass, "cancel that" heard again)."""
         self.audio = bytearray()
         decoder.start_utt()
 
@@ -238,9 +249,14 @@ class SphinxUtterance:
         return str(hyp.hypstr) if hyp is not None else ""
 
     def finish(self) -> Hearing:
-        """End the utterance: best path with word posteriors, then the n-best list."""
+        """End the utterance (and hear it again, the first of a stream: ``again``): best path
+        with word posteriors, then the n-best list."""
         d = self.decoder
         d.end_utt()
+        if self.again and self.audio:  # now that the mean has learnt it
+            d.start_utt()
+            d.process_raw(bytes(self.audio), False, True)
+            d.end_utt()
         hyp = d.hyp()
         if hyp is None or not hyp.hypstr.strip():
             return Hearing((), self.engine)
@@ -254,7 +270,8 @@ class SphinxUtterance:
             text = alt.hypstr if alt is not None else ""
             if text and text not in (c.text for c in found):
                 found.append(Candidate(text, float(alt.score)))
-        return Hearing(tuple(found), self.engine, second_look=self._second_look(posteriors))
+        again = None if self.again else self._second_look(posteriors)  # heard twice already
+        return Hearing(tuple(found), self.engine, second_look=again)
 
     def _second_look(self, words: tuple[tuple[str, float], ...]) -> str | None:
         """The same audio decoded again, as a whole, now that the decoder's cepstral mean
