@@ -126,13 +126,7 @@ def test_default_engines(tmp_path: Path, monkeypatch):
 def transcribe_json(path: Path, *options: str) -> dict[str, object]:
     """``callbets transcribe`` of a one-utterance recording, in a process of its own (a
     fresh decoder, as at the start of a session)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "callbets", "transcribe", "--lang", "en", *options, str(path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    (line,) = [json.loads(x) for x in proc.stdout.splitlines()]
+    (line,) = transcribe_lines(path, options=options)
     return dict(line)
 
 
@@ -217,21 +211,8 @@ def test_a_second_look_that_hears_other_words_is_asked_with_both_readings():
 def transcribe_lines(*paths: Path, options: tuple[str, ...] = ("--stream",)) -> list[dict]:
     """``callbets transcribe`` of recordings one after the other on one engine (a stream:
     the first utterance is the engine's first), in a process of its own."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "callbets",
-            "transcribe",
-            "--lang",
-            "en",
-            *options,
-            *map(str, paths),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    command = [sys.executable, "-m", "callbets", "transcribe", "--lang", "en", *options]
+    proc = subprocess.run([*command, *map(str, paths)], capture_output=True, text=True, timeout=120)
     return [json.loads(x) for x in proc.stdout.splitlines()]
 
 
