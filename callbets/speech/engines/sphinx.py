@@ -256,9 +256,7 @@ class SphinxUtterance:
         d.end_utt()
         if self.again and self.audio:  # now that the mean has learnt it; the mean is kept
             learnt = d.get_cmn(False)  # as it was, so that it learns the utterance once
-            d.start_utt()
-            d.process_raw(bytes(self.audio), False, True)
-            d.end_utt()
+            self._decode_whole()
             d.set_cmn(learnt)
         hyp = d.hyp()
         if hyp is None or not hyp.hypstr.strip():
@@ -285,9 +283,12 @@ class SphinxUtterance:
         bet = [c for w, c in words if self.lexicon.carries_bet(w)]
         if not bet or min(bet) < SURE_ENOUGH:
             return None
-        d = self.decoder
-        d.start_utt()
-        d.process_raw(bytes(self.audio), False, True)
-        d.end_utt()
-        hyp = d.hyp()
+        self._decode_whole()
+        hyp = self.decoder.hyp()
         return " ".join(str(hyp.hypstr).split()) if hyp is not None else ""
+
+    def _decode_whole(self) -> None:
+        """Decode the utterance's audio again, whole, as a new utterance."""
+        self.decoder.start_utt()
+        self.decoder.process_raw(bytes(self.audio), False, True)
+        self.decoder.end_utt()
