@@ -1,8 +1,8 @@
 """From what was heard to a bet: accept, ask or refuse (language- and engine-neutral).
 
 * **refuse**: no candidate parses to a legal announcement, or the recogniser's first
-  choice holds no word that carries a bet ("s'il vous plaît" said after a pause: a later
-  candidate's "un" is the search's, not the croupier's);
+  choice says only what the parser skips (:func:`places_nothing`: "s'il vous plaît" said
+  after a pause; a later candidate's "un" is the search's, not the croupier's);
 * **ask**: the recogniser's first choice is not legal but a later one is, the parser
   itself finds the text ambiguous, or the reading is not sure enough by the engine's
   :class:`Policy`: a word that carries the bet (articles and politeness aside) below the
