@@ -26,6 +26,8 @@ from callbets.console.report import bet_name, plain, spin
 from callbets.language.readback import readback
 from callbets.messages import say_in
 from callbets.table import Table
+from callbets.table.evening import evening
+from callbets.web import prover as prover_module
 from callbets.web.app import CSP
 from callbets.web.details import Details, table_details
 from callbets.web.prover import Prover
@@ -349,11 +351,7 @@ def test_the_floor_proves_its_tables_apart_from_its_looks_one_at_a_time(tmp_path
     poller = Poller([str(tmp_path)], "fr")
     poller.watch.proving = False
     prover = Prover(lambda: poller.snapshot.locations, poller.watch, threading.Event())
-    details = Details(
-        lambda t, key, read: table_details(
-            t, key, "fr", (poller.watch.proofs.get(t.uid), prover.reports.get(t.uid)), read
-        )
-    )
+    details = Details(lambda t, key, read: table_details(t, key, "fr", prover.proved_of(t), read))
     snapshot = poller.refresh()
     assert poller.watch.proofs == {}  # the look proved nothing
     page = details.of(snapshot, "a.sqlite")
@@ -366,11 +364,38 @@ def test_the_floor_proves_its_tables_apart_from_its_looks_one_at_a_time(tmp_path
         assert cb("table", "--table", str(tmp_path / "b.sqlite"), *step).returncode == 0
     poller.watch.prove_every = 0
     assert prover.prove_one() > 0 and prover.prove_one() == 0  # only b was due
-    details.stamp = lambda t: f"{t.head()} {poller.watch.proofs[t.uid].at}"
+    details.stamp = lambda t: f"{t.head()} {prover.proved[t.uid][0].at}"
     page = details.of(poller.refresh(), "b.sqlite")
     assert page is not None and page["audit"]["verifies"] is True
     assert page["report"] and not ENGLISH.search(" ".join(page["report"]))
     assert page["spins"][0]["number"] == 7
+
+
+def test_a_page_never_reads_a_proof_without_the_report_made_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The prover makes the evening's report after the proof: while it does, a look reads
+    the table as not yet proved, not proved without its report (a page cached that way
+    would show no report until the next proof)."""
+    where = tmp_path / "a.sqlite"
+    table(
+        str(where), ("player", "rouge"), ("bet", "rouge", "rouge à 10"), ("close",), ("spin", "7")
+    )
+    poller = Poller([str(tmp_path)], "fr")
+    poller.watch.proving = False
+    poller.refresh()
+    prover = Prover(lambda: poller.snapshot.locations, poller.watch, threading.Event())
+    read_while_reporting = []
+
+    def reporting(t: Table, audit: dict[str, Any]) -> dict[str, Any]:
+        read_while_reporting.append(prover.proved_of(t))
+        return evening(t, audit)
+
+    monkeypatch.setattr(prover_module, "evening", reporting)
+    assert prover.prove_one() > 0 and read_while_reporting == [(None, None)]
+    with Table.open(where, write=False) as t:
+        proof, report = prover.proved_of(t)
+    assert proof is not None and not proof.flags and report is not None
 
 
 def test_a_table_page_shows_each_spin_as_the_table_settled_it(tmp_path: Path):

@@ -153,11 +153,12 @@ def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = 
     pages = _pages()
 
     def proved(table: Table) -> tuple[Proof | None, dict[str, Any] | None]:
-        reports = poller.prover.reports if poller.prover is not None else {}
-        return poller.watch.proofs.get(table.uid), reports.get(table.uid)
+        if poller.prover is not None:
+            return poller.prover.proved_of(table)
+        return poller.watch.proofs.get(table.uid), None
 
     def stamp(table: Table) -> str:
-        proof = poller.watch.proofs.get(table.uid)
+        proof = proved(table)[0]
         return f"{table.head()} {proof.at if proof is not None else ''}"
 
     details = Details(

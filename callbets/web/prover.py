@@ -23,7 +23,7 @@ from typing import Any
 
 from ..table.evening import evening
 from ..table.table import Table
-from ..table.watch import Watch
+from ..table.watch import Proof, Watch
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +42,11 @@ class Prover:
     every: float = 2.0
     """How long to wait when no table is due."""
     share: float = PROVE_SHARE
-    reports: dict[str, dict[str, Any] | None] = field(default_factory=dict)
-    """Each table's evening report, made with its last proof, by the table's uid (None
-    before its first spin)."""
+    proved: dict[str, tuple[Proof, dict[str, Any] | None]] = field(default_factory=dict)
+    """Each table's last proof and the evening's report made with it (None before its
+    first spin), by the table's uid: kept together, in one assignment, so that a look
+    never reads a proof without its report (:attr:`Watch.proofs` holds the proof while
+    the report is being made)."""
     made: int = 0
     """Proofs made so far (the floor's version moves with it, so pages read them)."""
     _proved_at: dict[str, float] = field(default_factory=dict)
@@ -85,8 +87,13 @@ class Prover:
         proof = self.watch.proofs[table.uid]
         audit = {"verifies": not flags, "rows": proof.head.rows, "head": str(proof.head)}
         played = table.round > 1 or table.ended
-        self.reports[table.uid] = evening(table, audit) if played else None
+        self.proved[table.uid] = proof, evening(table, audit) if played else None
         self.made += 1
+
+    def proved_of(self, table: Table) -> tuple[Proof | None, dict[str, Any] | None]:
+        """A table's last proof and the report made with it ((None, None) before its
+        first proof is done)."""
+        return self.proved.get(table.uid, (None, None))
 
     def _run(self) -> None:
         while not self.closing.is_set():
