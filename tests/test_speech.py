@@ -288,6 +288,27 @@ def test_a_first_utterance_heard_by_fifty_for_by_two_is_never_accepted():
 
 
 @pytest.mark.parametrize(
+    ("name", "heard"),
+    [("08", "twenty six on the neighbors"), ("10", "eight with the neighbor of twenty"),
+     ("16", "final zero three"), ("38", "even twenty"), ("40", "low")],
+)  # fmt: skip
+def test_a_pause_reads_the_words_as_the_finished_utterance_will(name, heard):
+    """Real audio: during a pause the endpointer asks what the words read as, and is told
+    the lattice's best path, as the finished utterance reads it; the search's best word
+    exit so far read as no bet, so each of these waited the longest pause before."""
+    pytest.importorskip("pocketsphinx")
+    from callbets.speech.endpoint import Settings
+    from callbets.speech.engines.sphinx import PocketSphinxEngine
+
+    dictation = Dictation(PocketSphinxEngine("en"))
+    pcm = read_wav(FIXTURES / "en" / f"{name}.wav") + bytes(RATE)  # one second of silence
+    dictation.prime(pcm)
+    found = [e for e in [*dictation.feed(pcm), *dictation.flush()] if isinstance(e, Heard)]
+    assert [e.hearing.best.text for e in found if e.hearing.best] == [heard]
+    assert found[0].closed - found[0].speech_end < Settings().end_partial - 0.1
+
+
+@pytest.mark.parametrize(
     ("text", "confs", "snr", "why"),
     [("three", [0.99], 25.0, "too short"),  # what noise is most often heard as
      ("tiers by five", [0.99, 0.5, 0.97], 25.0, "not sure of the word 'by'"),

@@ -183,6 +183,12 @@ class Segmenter:
         return self._frames * FRAME_SECONDS
 
     @property
+    def speech_end(self) -> float:
+        """Stream time of the end of the open utterance's last speech frame (where a
+        pause under way began)."""
+        return self._speech_end
+
+    @property
     def is_open(self) -> bool:
         """Whether an utterance is open."""
         return self._open

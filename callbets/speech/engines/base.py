@@ -66,6 +66,11 @@ class Utterance(Protocol):
         """The best words so far (may change as more audio comes)."""
         ...
 
+    def reading(self) -> str:
+        """The words as they would be read if the utterance ended now (what the endpointer
+        asks during a pause; may cost more than :meth:`partial`)."""
+        ...
+
     def finish(self) -> Hearing:
         """The audio ended: the n-best list."""
         ...

@@ -143,6 +143,10 @@ class VoskUtterance:
         said.append(str(json.loads(self.words_rec.PartialResult()).get("partial", "")))
         return " ".join(w for w in said if w)
 
+    def reading(self) -> str:
+        """The words so far (Vosk's partial result is its reading so far)."""
+        return self.partial()
+
     def finish(self) -> Hearing:
         """The audio ended: word confidences and the n-best list."""
         pieces = [*self.words_done, json.loads(self.words_rec.FinalResult())]
