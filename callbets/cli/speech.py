@@ -76,7 +76,34 @@ def utterance_json(engine: Engine, heard: Heard, house: House, n: int) -> dict[s
 def transcribe_file(
     engine: Engine, path: str, house: House, block_ms: int, real_time: bool
 ) -> Iterator[dict[str, Any]]:
-    """One JSON object per utterance of a file (one refusal when nothing was said)."""
+    """One JSON object per utterance of a file (one refusal when nothing was said).
+
+    Fed as a stream (``real_time``), an utterance that continues the one before is given
+    as it is heard, marked ``"continues"``.  Otherwise the whole file is known, so the
+    line it continues is left out: each line is an announcement as a whole (as
+    ``regress`` hears a recording), never one that a later line takes the place of."""
+    lines = _utterance_lines(engine, path, house, block_ms, real_time)
+    return lines if real_time else _in_place(lines)
+
+
+def _in_place(lines: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The lines without those a later line continues (it holds them), numbered again."""
+    held: dict[str, Any] | None = None
+    count = 0
+    for line in lines:
+        if held is not None and "continues" not in line:
+            yield held
+            count += 1
+        held = {key: value for key, value in line.items() if key != "continues"}
+        held["utterance"] = count
+    if held is not None:
+        yield held
+
+
+def _utterance_lines(
+    engine: Engine, path: str, house: House, block_ms: int, real_time: bool
+) -> Iterator[dict[str, Any]]:
+    """One JSON object per utterance heard, as it is heard."""
     pcm = read_wav(Path(path))
     dictation = Dictation(engine, house)
     if not real_time:  # the whole file is known; a microphone's stream is not
