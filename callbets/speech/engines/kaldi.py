@@ -23,7 +23,7 @@ from ...messages import said
 from .. import ModelCannotHear, SpeechUnavailable
 from ..models import check_model_dir, model_path
 from ..vosk_words import missing_table_words, missing_words, model_phrases
-from .base import Candidate, Hearing
+from .base import Candidate, Hearing, hear_whole
 
 ALTERNATIVES = 5
 
@@ -107,6 +107,11 @@ class VoskEngine:
 
     def learn(self, pcm: bytes) -> None:
         """Nothing to learn: each utterance starts with new recognisers."""
+
+    def hear_again(self, pcm: bytes) -> Hearing:
+        """Decode audio already heard as one utterance (Vosk keeps nothing between
+        utterances)."""
+        return hear_whole(self, pcm)
 
     def open(self) -> VoskUtterance:
         """Start decoding an utterance."""

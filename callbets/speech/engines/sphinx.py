@@ -217,6 +217,15 @@ class PocketSphinxEngine:
         self.decoder.end_utt()
         self._mean_known = True
 
+    def hear_again(self, pcm: bytes) -> Hearing:
+        """Decode audio already heard as one utterance; the mean is put back as it was."""
+        learnt = self.decoder.get_cmn(False)
+        utterance = SphinxUtterance(self.decoder, self.name, language(self.lang).lexicon)
+        utterance.feed(pcm, whole=True)
+        hearing = utterance.finish()
+        self.decoder.set_cmn(learnt)
+        return hearing
+
     def open(self) -> SphinxUtterance:
         """Start decoding an utterance.  The first of a stream whose mean was not learned
         (:meth:`learn`) is heard a second time once it has ended (see
@@ -239,10 +248,10 @@ class SphinxUtterance:
         self.audio = bytearray()
         decoder.start_utt()
 
-    def feed(self, pcm: bytes) -> None:
-        """Decode more audio."""
+    def feed(self, pcm: bytes, whole: bool = False) -> None:
+        """Decode more audio (``whole``: all of the utterance's audio at once)."""
         self.audio += pcm
-        self.decoder.process_raw(pcm, False, False)
+        self.decoder.process_raw(pcm, False, whole)
 
     def partial(self) -> str:
         """The best words so far."""
