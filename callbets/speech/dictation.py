@@ -174,7 +174,9 @@ class Dictation:
     def _state(self) -> str:
         """What the open utterance reads as, asked by the endpointer during a pause: the
         search's words so far, or, when those read as no bet, the reading the finished
-        utterance would give (:meth:`~.engines.Utterance.reading`, once a pause).
+        utterance would give (:meth:`~.engines.Utterance.reading`, once a pause) unless
+        it has more words: those would be heard in the pause itself ("… by" then, in
+        the pause before "five", "… by eight": an utterance cut inside its stake).
 
         The search's best word exit during a pause is often worse than the final reading
         ("with his five", then "voisins by five"), and an utterance that read as no bet
@@ -188,7 +190,9 @@ class Dictation:
             return state
         pause = self.segmenter.speech_end
         if self._reading[0] != pause:
-            self._reading = pause, self.reads_as(self._utterance.reading())
+            reading = self._utterance.reading()
+            longer = len(reading.split()) > len(self._partial.split())
+            self._reading = pause, PARTIAL if longer else self.reads_as(reading)
         return self._reading[1]
 
     def prime(self, pcm: bytes) -> None:
