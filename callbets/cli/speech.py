@@ -19,7 +19,7 @@ from ..speech import BadSpeechFile, SpeechUnavailable
 from ..speech.audio import BLOCK_SECONDS, RATE, duration, microphone_blocks, read_wav
 from ..speech.croupiers import resolve
 from ..speech.decide import Decision, decide
-from ..speech.dictation import Dictation, Heard, Partial
+from ..speech.dictation import Dictation, Heard, Partial, in_place
 from ..speech.engines import Engine, Hearing, make_engine
 from .options import json_line, lang_code
 
@@ -88,16 +88,8 @@ def transcribe_file(
 
 def _in_place(lines: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """The lines without those a later line continues (it holds them), numbered again."""
-    held: dict[str, Any] | None = None
-    count = 0
-    for line in lines:
-        if held is not None and "continues" not in line:
-            yield held
-            count += 1
-        held = {key: value for key, value in line.items() if key != "continues"}
-        held["utterance"] = count
-    if held is not None:
-        yield held
+    for count, line in enumerate(in_place(lines, lambda later: "continues" in later)):
+        yield {**{k: v for k, v in line.items() if k != "continues"}, "utterance": count}
 
 
 def _utterance_lines(

@@ -30,8 +30,9 @@ from __future__ import annotations
 import random
 import time
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from ..errors import AnnouncementError
 from ..language.dialogue import confirmation
@@ -44,6 +45,8 @@ from .engines import Candidate, Engine, Hearing, Utterance
 from .phrases import table_talk as talk_phrases
 from .sentences import phrases
 from .stake import stake_said
+
+T = TypeVar("T")
 
 FLOOR_AMPLITUDE = 128
 """Peak of the comfort noise added to every sample (about -53 dB below full scale).
@@ -347,12 +350,19 @@ def join_hearings(hearings: list[Hearing], engine: str) -> Hearing:
     return Hearing((joined,), engine, notes, snr, degraded)
 
 
+def in_place(items: Iterable[T], continues: Callable[[T], bool]) -> Iterator[T]:
+    """The utterances (or what was made of them) without those a later one continues:
+    that one holds them and takes their place."""
+    held: list[T] = []  # the last one, until what follows it is known
+    for item in items:
+        if held and not continues(item):
+            yield held[0]
+        held = [item]
+    yield from held
+
+
 def hear_recording(engine: Engine, pcm: bytes, house: House | None = None) -> Hearing:
     """A recording of one announcement as one hearing: its utterances (normally one; more
     when the speaker paused long) joined, the words in order, the noisiest margin kept."""
-    kept: list[Heard] = []
-    for heard in dictate(engine, pcm, house):
-        if heard.continues and kept:  # it holds the one it went on from
-            kept.pop()
-        kept.append(heard)
+    kept = in_place(dictate(engine, pcm, house), lambda heard: heard.continues)
     return join_hearings([h.hearing for h in kept], engine.name)
