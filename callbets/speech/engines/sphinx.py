@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -161,6 +163,17 @@ MODEL_NOTE = {
 """What ``model_name`` says for each language."""
 
 
+@contextmanager
+def mean_kept(decoder: Any) -> Iterator[None]:
+    """The decoder's live cepstral mean, put back as it was after the block (audio heard
+    again is not learnt twice)."""
+    learnt = decoder.get_cmn(False)
+    try:
+        yield
+    finally:
+        decoder.set_cmn(learnt)
+
+
 class PocketSphinxEngine:
     """Recognition with the wheel's acoustic model, decoding while the audio arrives."""
 
@@ -219,12 +232,10 @@ class PocketSphinxEngine:
 
     def hear_again(self, pcm: bytes) -> Hearing:
         """Decode audio already heard as one utterance; the mean is put back as it was."""
-        learnt = self.decoder.get_cmn(False)
-        utterance = SphinxUtterance(self.decoder, self.name, language(self.lang).lexicon)
-        utterance.feed(pcm, whole=True)
-        hearing = utterance.finish()
-        self.decoder.set_cmn(learnt)
-        return hearing
+        with mean_kept(self.decoder):
+            utterance = SphinxUtterance(self.decoder, self.name, language(self.lang).lexicon)
+            utterance.feed(pcm, whole=True)
+            return utterance.finish()
 
     def open(self) -> SphinxUtterance:
         """Start decoding an utterance.  The first of a stream whose mean was not learned
@@ -272,9 +283,8 @@ class SphinxUtterance:
         d = self.decoder
         d.end_utt()
         if self.again and self.audio:  # now that the mean has learnt it; the mean is kept
-            learnt = d.get_cmn(False)  # as it was, so that it learns the utterance once
-            self._decode_whole()
-            d.set_cmn(learnt)
+            with mean_kept(d):  # as it was, so that it learns the utterance once
+                self._decode_whole()
         hyp = d.hyp()
         if hyp is None or not hyp.hypstr.strip():
             return Hearing((), self.engine)
