@@ -100,7 +100,8 @@ class Heard:
     """This utterance went on from the one before, and ``hearing`` holds both: it takes
     the place of the earlier one's reading."""
     audio: bytes = b""
-    """The audio decoded (with the one it continues, if it does)."""
+    """The audio decoded (with the one it continues, if it does), where the dictation
+    hears joined audio again (:attr:`Dictation.hear_joined`); else empty."""
 
 
 DictationEvent = Partial | Heard
@@ -220,14 +221,15 @@ class Dictation:
         if isinstance(event, Opened):
             self._utterance = self.engine.open()
             self._start = event.at
-            self._audio = bytearray(event.audio)
+            self._audio = bytearray(event.audio if self.hear_joined else b"")
             self._utterance.feed(event.audio)
             self._frames_since_partial = 0
             return
         if self._utterance is None:
             return
         if isinstance(event, Audio):
-            self._audio += event.audio
+            if self.hear_joined:  # kept only to be heard again
+                self._audio += event.audio
             self._utterance.feed(event.audio)
             self._frames_since_partial += 1
             if self._frames_since_partial >= PARTIAL_EVERY:
