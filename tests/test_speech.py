@@ -799,3 +799,17 @@ def test_a_sound_after_a_whole_announcement_does_not_read_it_again():
     assert not later.continues and later.hearing.best is not None
     assert later.hearing.best.text == "uh"
     assert decide(later.hearing, "en").kind == "refuse"
+
+
+def test_the_comfort_noise_is_what_randint_would_draw():
+    """Drawn faster, the comfort noise keeps its values: the recogniser hears the same."""
+    from callbets.speech.dictation import uniform_noise
+
+    expected = random.Random(5)
+    assert uniform_noise(random.Random(5), 3000, 128) == [
+        expected.randint(-128, 128) for _ in range(3000)
+    ]
+    loud = array("h", [32767, -32768, 100] * 10).tobytes()
+    rng = random.Random(1)
+    clipped = [max(-32768, min(32767, s + rng.randint(-128, 128))) for s in array("h", loud)]
+    assert comfort_noise(loud, random.Random(1)) == array("h", clipped).tobytes()
