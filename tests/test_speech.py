@@ -614,7 +614,7 @@ def test_models_command_lists_what_it_finds(tmp_path: Path):
 class Unused:
     """An engine whose utterances the test hands to the dictation itself."""
 
-    name, lang, model_name = "pocketsphinx", "en", "none"
+    name, lang, model_name, suppress_noise = "pocketsphinx", "en", "none", False
 
     def open(self):
         raise AssertionError("not decoded here")

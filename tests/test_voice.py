@@ -23,6 +23,7 @@ from callbets.language.normalize import words as split_words
 from callbets.language.parse import parse
 from callbets.language.vocabulary import sample_phrases
 from callbets.speech.audio import RATE, read_wav
+from callbets.speech.denoise import available as denoise_available
 from callbets.speech.dictation import ReadsAs, comfort_noise
 from callbets.speech.endpoint import (
     PARTIAL,
@@ -398,12 +399,17 @@ def decide_all(items: list[dict[str, str]], noisy: float | None) -> list[tuple[s
 @pytest.mark.parametrize(("name", "snr", "floor"), [
     ("suite-natural.jsonl", None, 0.75), ("suite-en.jsonl", None, 0.6),
     ("suite-natural.jsonl", 15.0, 0.5), ("suite-en.jsonl", 15.0, 0.4),
+    ("suite-natural.jsonl", 5.0, 0.3), ("suite-en.jsonl", 5.0, 0.6),
 ])  # fmt: skip
 def test_real_pocketsphinx_in_a_quiet_and_a_noisy_room(name, snr, floor):
     """Real recognition of committed recordings (espeak-ng voices, and flite/festival
-    voices from the dev split), clean and with pink noise at 15 dB: no wrong bet is ever
-    accepted unasked, and the first reading is the right bet most of the time."""
+    voices from the dev split), clean and with pink noise at 15 and 5 dB: no wrong bet is
+    ever accepted unasked, and the first reading is the right bet most of the time.  At
+    5 dB that takes the noise suppressed first (without: 1 of 14 and 9 of 48; with: 6
+    and 35)."""
     pytest.importorskip("pocketsphinx")
+    if snr == 5.0 and not denoise_available():
+        pytest.skip("no RNNoise to suppress the noise: pip install 'callbets[denoise]'")
     results = decide_all(suite(name), snr)
     right = sum(got == want for _, got, want in results)
     print(f"{name} snr={snr}: {right}/{len(results)} first readings exact, "

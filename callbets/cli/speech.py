@@ -63,14 +63,24 @@ def _blocks(pcm: bytes, block_ms: int, real_time: bool) -> Iterator[bytes]:
         yield pcm[i : i + size]
 
 
-def utterance_json(engine: Engine, heard: Heard, house: House, n: int) -> dict[str, Any]:
-    """The JSON of the ``n``-th utterance heard (``transcribe`` and ``listen --json``)."""
+def utterance_json(dictation: Dictation, heard: Heard, house: House, n: int) -> dict[str, Any]:
+    """The JSON of the ``n``-th utterance heard (``transcribe`` and ``listen --json``);
+    ``noise_suppression`` names what suppressed the noise first (null: nothing)."""
+    engine = dictation.engine
     out = _json(heard.hearing, decide(heard.hearing, engine.lang, house))
-    out.update(model=engine.model_name, utterance=n, start_s=round(heard.start, 2),
+    out.update(model=engine.model_name, noise_suppression=suppression(dictation),
+               utterance=n, start_s=round(heard.start, 2),
                end_s=round(heard.speech_end, 2))  # fmt: skip
     if heard.continues:  # it went on from the utterance before, and holds it
         out["continues"] = n - 1
     return out
+
+
+def suppression(dictation: Dictation) -> str | None:
+    """What suppresses the noise before the dictation hears it (None: nothing, the
+    room being quiet or no suppression installed)."""
+    denoiser = dictation.gate.denoiser if dictation.gate is not None else None
+    return denoiser.name if denoiser is not None else None
 
 
 def transcribe_file(
@@ -105,7 +115,7 @@ def _utterance_lines(
     compute = 0.0
 
     def record(e: Heard, spent: float) -> dict[str, Any]:
-        out = utterance_json(engine, e, house, found)
+        out = utterance_json(dictation, e, house, found)
         out.update(file=path, audio_seconds=round(duration(pcm), 2),
                    compute_seconds=round(spent, 3))  # fmt: skip
         if real_time:  # from the end of speech, as the microphone gave it, to now
@@ -123,7 +133,8 @@ def _utterance_lines(
     if not found:
         empty = Hearing((), engine.name)
         out = _json(empty, decide(empty, engine.lang, house))
-        out.update(model=engine.model_name, file=path, utterance=0,
+        out.update(model=engine.model_name, noise_suppression=suppression(dictation),
+                   file=path, utterance=0,
                    audio_seconds=round(duration(pcm), 2),
                    compute_seconds=round(compute, 3))  # fmt: skip
         yield out
@@ -180,7 +191,7 @@ def listen_json(engine: Engine, house: House, blocks: Iterable[bytes]) -> Iterat
         lag = min(lag, time.perf_counter() - start - heard_s)
         for e in dictation.feed(block) if block else dictation.flush():
             if isinstance(e, Heard):
-                out = utterance_json(engine, e, house, found)
+                out = utterance_json(dictation, e, house, found)
                 out["latency_s"] = round(time.perf_counter() - start - lag - e.speech_end, 3)
                 yield out
                 found += 1

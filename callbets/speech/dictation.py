@@ -21,8 +21,9 @@ of a whole one, which may be the next call of the same announcement ("tiers by f
 orphans by five", a hidden check's wrong bet) as well as a bet of its own.  So is one
 that begins with "and" with nothing before it to continue.
 
-Audio is given a faint noise floor first (:func:`comfort_noise`): a microphone always
-has one, and the acoustic model, trained on real recordings, mishears digital silence.
+In a noisy room the audio's noise is suppressed first (:class:`~.denoise.NoiseGate`).
+Then it is given a faint noise floor (:func:`comfort_noise`): a microphone always has
+one, and the acoustic model, trained on real recordings, mishears digital silence.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from ..language.normalize import fold
 from ..language.parse import parse
 from ..language.talk import table_talk
 from ..roulette.house import House, find_house
+from .denoise import DELAY_SAMPLES, RATE, NoiseGate, available
 from .endpoint import PARTIAL, UNSTAKED, WHOLE, Audio, Closed, Opened, Segmenter, Settings
 from .engines import Candidate, Engine, Hearing, Utterance
 from .phrases import table_talk as talk_phrases
@@ -169,14 +171,25 @@ class Dictation:
         settings: Settings | None = None,
         clock: Callable[[], float] = time.perf_counter,
         hear_joined: bool = False,
+        denoise: bool = True,
     ) -> None:
         """``hear_joined``: an announcement that goes on after a pause is heard again,
         its audio whole (see :meth:`_together`); for a recording known whole, whose
         decision nobody waits for (it costs a decoding of both utterances: on the
         English test split, fed as a stream, the p95 from the end of speech to the
-        decision went from 0.51 to 1.17 s)."""
+        decision went from 0.51 to 1.17 s).
+
+        ``denoise``: in a noisy room the audio's noise is suppressed first, where RNNoise
+        is installed (:mod:`.denoise`) and the engine's model hears better so
+        (:attr:`~.engines.Engine.suppress_noise`); the times stay the audio's as it
+        came (the suppression's delay is taken off)."""
         self.engine = engine
         self.hear_joined = hear_joined
+        wanted = denoise and engine.suppress_noise
+        self.gate = NoiseGate() if wanted and available() else None
+        """What suppresses the noise in a noisy room (None: the audio is heard as it
+        comes)."""
+        self._late = DELAY_SAMPLES / RATE if self.gate else 0.0
         self.segmenter = Segmenter(settings)
         self.reads_as = ReadsAs(engine.lang, house or find_house())
         self.clock = clock
@@ -218,18 +231,25 @@ class Dictation:
     def prime(self, pcm: bytes) -> None:
         """Learn the room's level, and the engine the room and the voice
         (:meth:`~.engines.Engine.learn`), from a whole recording before feeding it."""
-        heard = comfort_noise(pcm, random.Random(0))  # as it will be fed
+        whole = self.gate.prime(pcm) if self.gate else pcm
+        heard = comfort_noise(whole, random.Random(0))  # as it will be fed
         self.segmenter.prime(heard)
         self.engine.learn(heard)
 
     def feed(self, pcm: bytes) -> Iterator[DictationEvent]:
         """Consume a block of 16 kHz mono PCM; yield partial texts and finished utterances."""
+        if self.gate is not None:
+            pcm = self.gate.process(pcm, self.segmenter.between)
         pcm = comfort_noise(pcm, self._rng)
         for event in self.segmenter.feed(pcm, self._state):
             yield from self._handle(event)
 
     def flush(self) -> Iterator[DictationEvent]:
         """The stream ended: finish the open utterance, if any."""
+        if self.gate is not None:  # the audio the suppression still holds
+            held = comfort_noise(self.gate.drain(), self._rng)
+            for event in self.segmenter.feed(held, self._state):
+                yield from self._handle(event)
         for event in self.segmenter.flush():
             yield from self._handle(event)
 
@@ -259,9 +279,9 @@ class Dictation:
         hearing = self._utterance.finish()
         self._utterance, self._partial = None, ""
         hearing = replace(hearing, snr_db=event.snr_db)
-        heard = Heard(
-            hearing, self._start, event.speech_end, event.at, 0.0, audio=bytes(self._audio)
-        )
+        late = self._late  # the stream as it came: the suppression's delay taken off
+        heard = Heard(hearing, max(0.0, self._start - late), event.speech_end - late,
+                      event.at - late, 0.0, audio=bytes(self._audio))  # fmt: skip
         heard = self._continued(heard)
         heard = replace(heard, compute_after=self.clock() - began)
         self._last = heard

@@ -194,6 +194,11 @@ class Segmenter:
         return self._open
 
     @property
+    def between(self) -> bool:
+        """Whether no utterance is open or opening (the audio is only the room's)."""
+        return not self._open and self._opening is None
+
+    @property
     def _starting(self) -> bool:
         return len(self._levels) * FRAME_SECONDS < self.settings.floor_startup
 

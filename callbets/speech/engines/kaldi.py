@@ -72,6 +72,7 @@ class VoskEngine:
         self.lang = lang
         self.path = model_path(lang, path)
         self.model_name = str(self.path)
+        self.suppress_noise = False  # not measured: no Vosk model of the table's languages
         check_model_dir(self.path)
         vosk.SetLogLevel(-2)  # Kaldi's warnings too: callbets says what matters itself
         self.model: Any = vosk.Model(str(self.path))

@@ -204,6 +204,7 @@ class PocketSphinxEngine:
             extra = {"mean": str(adapted / "means"), "var": str(adapted / "variances")}
         if (adapted / "mllr_matrix").is_file():
             extra["mllr"] = str(adapted / "mllr_matrix")
+        self.suppress_noise = not extra  # the model as trained on real recordings
         if extra:
             whose = f"croupier {croupier}" if croupier else f"{lang} speech"
             self.model_name += f", adapted to {whose} ({adapted})"
