@@ -25,6 +25,7 @@ import ctypes.util
 import importlib.util
 import os
 from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -163,16 +164,19 @@ def suppress(pcm: bytes) -> bytes:
 QUIET_DB = 30.0
 """A room whose loud frames stay below this level (dB re one step of 16-bit audio, the
 endpointer's floor for speech) has had no voice yet and no noise to suppress."""
-NOISY_BELOW_DB = 24.0
-"""Suppress when the loud frames stand less than this above the room..."""
-CLEAR_ABOVE_DB = 30.0
+NOISY_BELOW_DB = 20.0
+"""Suppress when the loud frames stand less than this above the room, in the band where
+speech's consonants are (after pre-emphasis, as the endpointer's second band)..."""
+CLEAR_ABOVE_DB = 26.0
 """...and stop when they stand more than this above it (between the two, keep).
 
-Measured on the English splits (frames' 95th minus 15th percentile level, per file):
-clean recordings 66–79 dB, pink and brown noise at 15 dB 17–20 dB, pink at 5 dB 8–10 dB.
+Measured on the English splits (frames' 95th minus 15th percentile level, pre-emphasised,
+per file): clean recordings 55–70 dB, pink noise at 15 dB 6–17 dB, at 5 dB 2–8 dB, brown
+noise at 15 dB 20–33 dB (a rumble below the speech, which the acoustic model already
+hears through: suppressed, the dev split's brown 15 dB read 89 % instead of 93 %).
 Suppressed, clean speech is heard worse (dev split, espeak-ng voices: 90 → 63 % first
-readings exact; flite and festival 96 → 89 %), noisy speech far better (pink 15 dB
-72 → 91 %, pink 5 dB 14 → 70 %)."""
+readings exact; flite and festival 96 → 89 %), speech in pink noise far better (15 dB
+72 → 86 %, 5 dB 14 → 68 %)."""
 METER_SECONDS = 20.0
 """How much recent audio the room and the voice are judged on."""
 METER_FRAME = 480
@@ -183,70 +187,86 @@ already, before the first word (a noisy one too: its loud frames are its noise).
 
 
 class RoomMeter:
-    """How far the loud frames of the recent audio stand above the room (the raw audio's
-    95th and 15th percentile frame levels over :data:`METER_SECONDS`; in the first
-    second, the quietest frame is the room's, as for the endpointer)."""
+    """How far the loud frames of the recent audio stand above the room: the raw audio's
+    95th and 15th percentile frame levels over :data:`METER_SECONDS`, after
+    pre-emphasis (x[n] - 0.95 x[n-1]; in the first second, the quietest frame is the
+    room's, as for the endpointer)."""
 
     def __init__(self) -> None:
-        self._levels: deque[float] = deque(maxlen=int(METER_SECONDS * RATE / METER_FRAME))
-        self._pending = np.zeros(0, np.float32)
+        frames = int(METER_SECONDS * RATE / METER_FRAME)
+        self._plain: deque[float] = deque(maxlen=frames)
+        self._emphasised: deque[float] = deque(maxlen=frames)
+        self._pending = np.zeros(1, np.float32)  # the sample before, for the emphasis
 
     def feed(self, samples: Any) -> None:
         """Take in audio (int16 samples)."""
         self._pending = np.concatenate([self._pending, samples.astype(np.float32)])
-        count = len(self._pending) // METER_FRAME
-        frames = self._pending[: count * METER_FRAME].reshape(count, METER_FRAME)
-        power = (frames * frames).mean(axis=1)
-        self._levels.extend(10 * np.log10(np.maximum(power, 1.0)))
+        count = (len(self._pending) - 1) // METER_FRAME
+        used = self._pending[: count * METER_FRAME + 1]
+        self._plain.extend(_levels(used[1:], count))
+        self._emphasised.extend(_levels(used[1:] - 0.95 * used[:-1], count))
         self._pending = self._pending[count * METER_FRAME :]
 
     def noisy(self, was: bool) -> bool:
         """Whether the room is noisy enough to suppress (``was``: whether it was
         suppressed until now; kept while the margin is between the two limits)."""
-        if len(self._levels) * METER_FRAME < METER_START * RATE:
+        if len(self._plain) * METER_FRAME < METER_START * RATE:
             return was
-        levels = sorted(self._levels)
-        loud = levels[int(0.95 * (len(levels) - 1))]
+        if _percentile(self._plain, 0.95) < QUIET_DB:
+            return False
+        levels = sorted(self._emphasised)
         starting = len(levels) * METER_FRAME < RATE  # the room: the quietest frame, at
-        room = levels[0 if starting else int(0.15 * (len(levels) - 1))]  # first (speech?)
-        margin = loud - room
-        if loud < QUIET_DB or margin > CLEAR_ABOVE_DB:
+        room = levels[0] if starting else _percentile(levels, 0.15)  # first (speech?)
+        margin = _percentile(levels, 0.95) - room
+        if margin > CLEAR_ABOVE_DB:
             return False
         return True if margin < NOISY_BELOW_DB else was
 
 
+def _levels(samples: Any, count: int) -> Any:
+    """The levels (dB) of ``count`` frames of :data:`METER_FRAME` samples."""
+    frames = samples.reshape(count, METER_FRAME)
+    return 10 * np.log10(np.maximum((frames * frames).mean(axis=1), 1.0))
+
+
+def _percentile(levels: Iterable[float], share: float) -> float:
+    ordered = sorted(levels)
+    return ordered[int(share * (len(ordered) - 1))]
+
+
 class NoiseGate:
     """Noise suppression only where the room is noisy: the stream is suppressed
-    (:class:`Denoiser`) or given as it came, late by the same :data:`DELAY_SAMPLES` and
-    in the same whole steps, so that its times do not move; which one is chosen from
-    the raw audio (:class:`RoomMeter`), and changed only between utterances.
+    (:class:`Denoiser`: late by :data:`DELAY_SAMPLES`, see :attr:`late`) or given as it
+    came; which one is chosen from the raw audio (:class:`RoomMeter`), and changed only
+    between utterances (where the switch drops or repeats nothing but the room).
 
     The network runs only while the stream is suppressed (on silence, a clean file's,
     it costs 0.2 s of CPU a second).  Started, it learns the room within half a second;
     its first :data:`DELAY_SAMPLES` are silence, between utterances."""
 
     def __init__(self) -> None:
-        _library()  # numpy
+        _library()  # numpy, if available() was not asked first
         self.meter = RoomMeter()
         self.denoiser: Denoiser | None = None
         """The network, while the stream is suppressed (not before the room is heard
         to be noisy: a stream that begins with the croupier's voice in a quiet room, as
         a file may, would be suppressed for its first words)."""
-        self._raw = np.zeros(DELAY_SAMPLES, np.int16)
-        self._part = 0
-        """Samples of an unfinished step (both ways give whole steps)."""
 
     @property
     def on(self) -> bool:
         """Whether the stream is suppressed now."""
         return self.denoiser is not None
 
+    @property
+    def late(self) -> float:
+        """How late the stream given now is, in seconds (none when not suppressed)."""
+        return DELAY_SAMPLES / RATE if self.on else 0.0
+
     def _choose(self) -> None:
         """Suppress or not, from what the room sounds like now."""
         noisy = self.meter.noisy(self.on)
         if noisy and self.denoiser is None:
             self.denoiser = Denoiser()
-            self.denoiser.process(bytes(2 * self._part))  # in step with the stream
         elif not noisy:
             self.denoiser = None
 
@@ -258,22 +278,16 @@ class NoiseGate:
         return suppress(pcm) if self.on else pcm
 
     def process(self, pcm: bytes, between: bool) -> bytes:
-        """The stream suppressed or as it came, both late by :data:`DELAY_SAMPLES` and
-        in whole steps (:meth:`Denoiser.process`); ``between``: no utterance is under
-        way, so the choice may change."""
-        samples = np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], np.int16)
-        self.meter.feed(samples)
+        """The stream suppressed (in whole steps, :meth:`Denoiser.process`) or as it
+        came; ``between``: no utterance is under way, so the choice may change."""
+        self.meter.feed(np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], np.int16))
         if between:
             self._choose()
-        given = (self._part + len(samples)) // STEP * STEP
-        self._part = (self._part + len(samples)) % STEP
-        raw = np.concatenate([self._raw, samples])
-        self._raw = raw[given:]
-        if self.denoiser is not None:
-            return self.denoiser.process(pcm)
-        return bytes(raw[:given].tobytes())
+        return self.denoiser.process(pcm) if self.denoiser is not None else pcm
 
     def drain(self) -> bytes:
         """The end of the stream: what the suppression still holds (its delay and the
-        rest of a step), followed by silence."""
-        return self.process(bytes(2 * (DELAY_SAMPLES + STEP)), between=False)
+        rest of a step) followed by silence; nothing when not suppressing."""
+        if self.denoiser is None:
+            return b""
+        return self.denoiser.process(bytes(2 * (DELAY_SAMPLES + STEP)))

@@ -41,7 +41,7 @@ from ..language.normalize import fold
 from ..language.parse import parse
 from ..language.talk import table_talk
 from ..roulette.house import House, find_house
-from .denoise import DELAY_SAMPLES, RATE, NoiseGate, available
+from .denoise import NoiseGate, available
 from .endpoint import PARTIAL, UNSTAKED, WHOLE, Audio, Closed, Opened, Segmenter, Settings
 from .engines import Candidate, Engine, Hearing, Utterance
 from .phrases import table_talk as talk_phrases
@@ -182,14 +182,14 @@ class Dictation:
         ``denoise``: in a noisy room the audio's noise is suppressed first, where RNNoise
         is installed (:mod:`.denoise`) and the engine's model hears better so
         (:attr:`~.engines.Engine.suppress_noise`); the times stay the audio's as it
-        came (the suppression's delay is taken off)."""
+        came (the suppression's delay is taken off).  In a quiet room the audio is
+        heard as it comes, exactly."""
         self.engine = engine
         self.hear_joined = hear_joined
         wanted = denoise and engine.suppress_noise
         self.gate = NoiseGate() if wanted and available() else None
         """What suppresses the noise in a noisy room (None: the audio is heard as it
         comes)."""
-        self._late = DELAY_SAMPLES / RATE if self.gate else 0.0
         self.segmenter = Segmenter(settings)
         self.reads_as = ReadsAs(engine.lang, house or find_house())
         self.clock = clock
@@ -279,7 +279,7 @@ class Dictation:
         hearing = self._utterance.finish()
         self._utterance, self._partial = None, ""
         hearing = replace(hearing, snr_db=event.snr_db)
-        late = self._late  # the stream as it came: the suppression's delay taken off
+        late = self.gate.late if self.gate else 0.0  # the times of the audio as it came
         heard = Heard(hearing, max(0.0, self._start - late), event.speech_end - late,
                       event.at - late, 0.0, audio=bytes(self._audio))  # fmt: skip
         heard = self._continued(heard)
