@@ -26,12 +26,12 @@ import ctypes.util
 import importlib.util
 import os
 from collections import deque
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-RATE = 16000
-"""The stream's sample rate (16-bit mono PCM)."""
+from .audio import RATE
+from .endpoint import EMPHASIS, FRAME_SAMPLES
+
 NET_RATE = 48000
 """The rate RNNoise works at; the stream is resampled by this ratio."""
 UP = NET_RATE // RATE
@@ -181,8 +181,8 @@ readings exact; flite and festival 96 → 89 %), speech in pink noise far better
 72 → 86 %, 5 dB 14 → 68 %)."""
 METER_SECONDS = 20.0
 """How much recent audio the room and the voice are judged on."""
-METER_FRAME = 480
-"""30 ms frames."""
+METER_FRAME = FRAME_SAMPLES
+"""The endpointer's 30 ms frames."""
 METER_START = 0.24
 """Seconds of audio before the first choice: a quiet room shows in the first frames
 already, before the first word (a noisy one too: its loud frames are its noise)."""
@@ -190,9 +190,9 @@ already, before the first word (a noisy one too: its loud frames are its noise).
 
 class RoomMeter:
     """How far the loud frames of the recent audio stand above the room: the raw audio's
-    95th and 15th percentile frame levels over :data:`METER_SECONDS`, after
-    pre-emphasis (x[n] - 0.95 x[n-1]; in the first second, the quietest frame is the
-    room's, as for the endpointer)."""
+    95th and 15th percentile frame levels over :data:`METER_SECONDS`, in the
+    endpointer's second band (after pre-emphasis; in the first second, the quietest
+    frame is the room's, as for the endpointer)."""
 
     def __init__(self) -> None:
         frames = int(METER_SECONDS * RATE / METER_FRAME)
@@ -206,7 +206,7 @@ class RoomMeter:
         count = (len(self._pending) - 1) // METER_FRAME
         used = self._pending[: count * METER_FRAME + 1]
         self._plain.extend(_levels(used[1:], count))
-        self._emphasised.extend(_levels(used[1:] - 0.95 * used[:-1], count))
+        self._emphasised.extend(_levels(used[1:] - EMPHASIS * used[:-1], count))
         self._pending = self._pending[count * METER_FRAME :]
 
     def noisy(self, was: bool) -> bool:
@@ -214,7 +214,7 @@ class RoomMeter:
         suppressed until now; kept while the margin is between the two limits)."""
         if len(self._plain) * METER_FRAME < METER_START * RATE:
             return was
-        if _percentile(self._plain, 0.95) < QUIET_DB:
+        if _percentile(sorted(self._plain), 0.95) < QUIET_DB:
             return False
         levels = sorted(self._emphasised)
         starting = len(levels) * METER_FRAME < RATE  # the room: the quietest frame, at
@@ -231,8 +231,8 @@ def _levels(samples: Any, count: int) -> Any:
     return 10 * np.log10(np.maximum((frames * frames).mean(axis=1), 1.0))
 
 
-def _percentile(levels: Iterable[float], share: float) -> float:
-    ordered = sorted(levels)
+def _percentile(ordered: list[float], share: float) -> float:
+    """The level at ``share`` of levels sorted already."""
     return ordered[int(share * (len(ordered) - 1))]
 
 

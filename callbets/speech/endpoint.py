@@ -35,6 +35,8 @@ FRAME_SAMPLES = 480
 """30 ms at 16 kHz: the frame of the voice-activity detector."""
 FRAME_BYTES = 2 * FRAME_SAMPLES
 FRAME_SECONDS = FRAME_SAMPLES / RATE
+EMPHASIS = 0.95
+"""Pre-emphasis of the second band: x[n] - 0.95 x[n-1]."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ def levels_db(frame: bytes) -> tuple[float, float]:
     samples.frombytes(frame)
     n = max(1, len(samples))
     plain = sum(x * x for x in samples) / n
-    emphasised = sum((b - 0.95 * a) ** 2 for a, b in itertools.pairwise(samples)) / n
+    emphasised = sum((b - EMPHASIS * a) ** 2 for a, b in itertools.pairwise(samples)) / n
     return _db(plain), _db(emphasised)
 
 
