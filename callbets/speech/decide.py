@@ -12,7 +12,9 @@
   is informative, two legal candidates that put different chips down or an
   alternative that extends the chosen text (the end of the utterance may be lost);
   also a reading whose stake was not said (:func:`~.stake.stake_said`: one piece, or a
-  stake still to come after a pause), and an utterance marked a fragment (said right
+  stake still to come after a pause), a stake with a number said almost the same, a word
+  shorter or longer (:func:`close_number`: "venti" and "ventitré", "vingt" and "vingt
+  trois", "seventy" and "seventeen"), and an utterance marked a fragment (said right
   after another announcement: see :mod:`.dictation`);
 * **accept**: one clear legal reading that passes the policy.
 
@@ -229,26 +231,90 @@ def _n_best_doubt(best: Reading, readings: tuple[Reading, ...], choices: tuple[A
     return ""
 
 
-def stake_words(candidate: Candidate, lang: str) -> list[tuple[str, float]]:
-    """The number words of a candidate that say a stake: the run after a stake's prefix
-    ("by", "for", "à", "da": a ``*_PREFIX`` terminal of the grammar) or before "each"."""
+def stake_runs(candidate: Candidate, lang: str) -> list[list[tuple[str, float]]]:
+    """Each stake of a candidate as its number words, in the order said: the run after a
+    stake's prefix ("by", "for", "à", "da": a ``*_PREFIX`` terminal of the grammar) or
+    before "each"."""
     lexicon = language(lang).lexicon
     said = list(candidate.words)
     kinds = [lexicon.phrases.get((w,)) or "" for w, _ in said]
-    numbers = [w in lexicon.number_values for w, _ in said]
-    out: list[tuple[str, float]] = []
+    numbers = [w in lexicon.number_values or bool(lexicon.glued_numbers(w)) for w, _ in said]
+    out: list[list[tuple[str, float]]] = []
     for i, kind in enumerate(kinds):
-        j = i + 1
         if kind.endswith("_PREFIX"):
+            j = i + 1
             while j < len(said) and numbers[j]:
-                out.append(said[j])
                 j += 1
+            out.append(said[i + 1 : j])
         if kind == "EACH":
-            j = i - 1
-            while j >= 0 and numbers[j]:
-                out.append(said[j])
+            j = i
+            while j > 0 and numbers[j - 1]:
                 j -= 1
-    return out
+            out.append(said[j:i])
+    return [run for run in out if run]
+
+
+def stake_words(candidate: Candidate, lang: str) -> list[tuple[str, float]]:
+    """The number words of a candidate that say a stake (every :func:`stake_runs`)."""
+    return [word for run in stake_runs(candidate, lang) for word in run]
+
+
+CLOSE_ENDING = 3
+"""Letters two number words may differ by at their ends and still sound alike when they
+share the rest ("seventy", "seventeen"; "cinque", "cinquanta")."""
+
+
+def close_number(run: list[str], lang: str) -> str:
+    """A number said almost as the number words ``run``, a word longer or shorter (""
+    when there is none): the recogniser's confusion that a confidence does not show
+    (hidden speech: "da venti" heard "da ventitré" at 0.99 and accepted).
+
+    * more than one number word: the same words without the last ("vingt trois");
+    * a word glued from several ("ventitré"): its first parts ("venti");
+    * a number that another word may follow to make a longer one, as
+      :mod:`callbets.language.numbers` composes them ("vingt", "dix" and "cent" in
+      French, "twenty" but not "ten" in English): that word may have been lost;
+    * a number word that another starts with, or that shares all but its last
+      :data:`CLOSE_ENDING` letters with another ("cinq" / "cinquante", "seventy" /
+      "seventeen").
+    """
+    lexicon = language(lang).lexicon
+    if not run:
+        return ""
+    if len(run) > 1:
+        return " ".join(run[:-1])
+    word = run[0]
+    parts = lexicon.glued_numbers(word) or [word]
+    if len(parts) > 1:
+        return "".join(parts[:-1])
+    value = lexicon.number_values.get(word)
+    if value is not None and _may_go_on(value, frozenset(lexicon.number_values.values())):
+        return word + " …"
+    close = []
+    for other in lexicon.number_values:
+        shorter, longer = sorted((word, other.replace(" ", "")), key=len)
+        common = len(_common_start(shorter, longer))
+        if other != word and len(shorter) >= 3 and (
+            common == len(shorter) or common >= max(4, len(shorter) - CLOSE_ENDING)
+        ):
+            close.append((common, len(other), other))
+    return max(close)[2] if close else ""
+
+
+def _may_go_on(value: int, with_a_word: frozenset[int]) -> bool:
+    """Whether a number word may be followed by another to say a longer number: a ten
+    before a unit the language has no word of its own for, a hundred, a thousand."""
+    if value in (100, 1000):
+        return True
+    ten = value % 10 == 0 and 10 <= value <= 90
+    return ten and any(value + unit not in with_a_word for unit in range(1, 10))
+
+
+def _common_start(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
 
 
 def _ignored_inside(candidate: Candidate, lang: str) -> str:
@@ -293,6 +359,11 @@ def _unsure(candidate: Candidate, lang: str, policy: Policy, snr_db: float | Non
         number, surest = min(stake, key=lambda wc: wc[1])
         if surest < policy.min_stake_confidence:
             return said("heard_unsure_word", word=number, confidence=f"{surest:.2f}")
+    for run in stake_runs(candidate, lang):
+        stake_said_as = [w for w, _ in run]
+        other = close_number(stake_said_as, lang)
+        if other:
+            return said("heard_close_number", word=" ".join(stake_said_as), other=other)
     word, weakest = min(lexicon_words, key=lambda wc: wc[1])
     if weakest < policy.min_confidence:
         return said("heard_unsure_word", word=word, confidence=f"{weakest:.2f}")
