@@ -76,3 +76,35 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
             exact += result == "exact"
             total += 1
     assert total > 1100 and exact / total > 0.96
+
+
+def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
+    """bench/voice_families.py: the dev texts said by the voices given, each copy changed;
+    the test texts said by every voice of the family left out, clean and at 15 dB."""
+    import json
+    import wave
+
+    script = str(ROOT / "bench" / "voice_families.py")
+    for kind, voices in (("adapt", "espeak:it+m1,espeak:it+f2"), ("held-out", "espeak:it+m3")):
+        proc = subprocess.run(
+            [sys.executable, script, kind, str(tmp_path / kind), "--lang", "it", "--copies",
+             "1", "--voices", voices],
+            capture_output=True, text=True, cwd=ROOT / "bench", timeout=300,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    adapt = [
+        json.loads(x) for x in (tmp_path / "adapt" / "manifest.jsonl").read_text().splitlines()
+    ]
+    held = [
+        json.loads(x) for x in (tmp_path / "held-out" / "manifest.jsonl").read_text().splitlines()
+    ]
+    assert adapt and {i["voice"] for i in adapt} <= {"espeak:it+m1", "espeak:it+f2"}
+    assert not {i["text"] for i in adapt} & {i["text"] for i in held}  # dev and test texts
+    assert sorted({i["condition"] for i in held}) == ["clean", "pink15"]
+    assert len(held) == 2 * len({i["text"] for i in held})
+    for item in (adapt[0], held[0], held[1]):
+        with wave.open(
+            str(tmp_path / ("adapt" if item in adapt else "held-out") / item["audio"])
+        ) as w:
+            assert (w.getframerate(), w.getnchannels(), w.getsampwidth()) == (16000, 1, 2)
+            assert w.getnframes() > 16000 // 2
