@@ -13,6 +13,7 @@ from ..console.lock import ConsoleLock, DatabaseConsoleLock
 from ..language.grammar import LANGUAGES
 from ..messages import say_in
 from ..roulette.house import DEFAULT_HOUSE
+from ..speech.engines import ENGINES
 from ..table import Table, default_path, exists, location_of
 from ..table.core import data_folder, make_data_folder
 from ..table.postgres import PostgresStore
@@ -98,8 +99,10 @@ def add_commands(sub: Any) -> None:
         "--lang", type=lang_code, choices=LANGUAGES, help="language for a new table (default: fr)"
     )
     c.add_argument(
-        "--engine", choices=["vosk", "pocketsphinx"],
-        help="recogniser for F5 (default: pocketsphinx in English, vosk otherwise)",
+        "--engine", choices=ENGINES,
+        help="recogniser for F5 (default: pocketsphinx in English; in French and Italian "
+        "vosk where a model is installed, else pocketsphinx; whisper: a model trained on "
+        "real speech, surer of voices but slower, see the README)",
     )  # fmt: skip
     c.add_argument("--model", metavar="PATH", help="Vosk model folder (see models/README.md)")
     c.add_argument(

