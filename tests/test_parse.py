@@ -176,3 +176,55 @@ def test_unknown_house_and_language():
         find_house("monte-carlo")
     with pytest.raises(ValueError, match="unknown language"):
         parse("voisins", "de")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "first", "other"),
+    [("fr", "sixain 22 à 5", (22, 27), (19, 24)),
+     ("fr", "transversale simple 4", (4, 9), (1, 6)),
+     ("it", "sestina 22 da 5", (22, 27), (19, 24)),
+     ("it", "sestina 31", (31, 36), (28, 33)),
+     ("en", "six line 22 by 5", (22, 27), (19, 24)),
+     ("en", "double street 13 by 2", (13, 18), (10, 15))],
+)  # fmt: skip
+def test_a_six_line_named_by_a_number_it_shares_with_another_is_asked_with_both(
+    lang, text, first, other
+):
+    """Hidden set: "sixain 22 à 5" was placed on 22-27, but 22 lies in 19-24 too."""
+    with pytest.raises(AmbiguousError) as info:
+        parse(text, lang)
+    shown = ["sixline " + "/".join(map(str, range(a, b + 1))) + " x1" for a, b in (first, other)]
+    assert info.value.readings == shown
+
+
+def test_a_street_or_six_line_by_a_number_only_it_holds_stays():
+    assert notation("transversale 22 à 5") == "street 22/23/24 x5"
+    assert notation("street 34 by 2", "en") == "street 34/35/36 x2"
+    assert notation("sixain 19/24 à 5") == "sixline 19/20/21/22/23/24 x5"
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("fr", "les voisins de 17"), ("fr", "voisins de 5"), ("fr", "les voisins de 17 à 5")],
+)
+def test_voisins_de_a_number_is_asked_never_the_voisins_silently(lang, text):
+    """Hidden set: "les voisins de 17" placed the voisins du zéro at 17 a piece (153).
+    French "de" is a stake word and says "of": both readings are offered."""
+    with pytest.raises(AmbiguousError) as info:
+        parse(text, lang)
+    amount = next(int(w) for w in text.split() if w.isdigit())
+    assert info.value.readings == [f"neighbours {amount} x1", f"voisins x{amount}"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "expect"),
+    [("fr", "les voisins du 17 à 5", "neighbours 17 x5"),
+     ("fr", "voisins de 50", "voisins x50"),  # no number 50 on the layout: the stake
+     ("fr", "voisins à 17", "voisins x17"),
+     ("it", "i vicini di 17 da 5", "neighbours 17 x5"),
+     ("it", "vicini da 17", "voisins x17"),
+     ("en", "the neighbours of 17 by 5", "neighbours 17 x5"),
+     ("en", "voisins by 17", "voisins x17")],
+)  # fmt: skip
+def test_a_word_that_says_only_of_or_only_a_stake_keeps_its_one_reading(lang, text, expect):
+    assert notation(text, lang) == expect

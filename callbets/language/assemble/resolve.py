@@ -320,6 +320,20 @@ def _starting_at(kind: BetKind, nums: tuple[int, ...]) -> Position | None:
     return found[0] if len(found) == 1 else None
 
 
+def _ask_which_holds_it(kind: BetKind, number: int, first: Position, draft: Draft) -> None:
+    """A six-line named by one number that lies in another six-line too ("sixain 22":
+    22-27, or 19-24?) is asked with both.  A street by its first number is the one
+    street starting there (the zero streets start at 0)."""
+    if kind is not BetKind.SIXLINE:
+        return
+    others = [p for p in INSIDE.values() if p.kind is kind and number in p.numbers]
+    other = next((p for p in others if p != first), None)
+    if other is not None:
+        readings = [f"{kind.value} {_describe(p.numbers)} x1" for p in (first, other)]
+        said = message("which_sixline", number=number, first=first, other=other)
+        raise AmbiguousError(said, readings, column=draft.start)
+
+
 def _why_not(nums: tuple[int, ...]) -> str:
     if len(nums) == 2:
         a, b = sorted(nums)
@@ -350,7 +364,8 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
         return [Call("corner", (0, 1, 2, 3))]
     first = _starting_at(kind, nums) if draft.nums is not None and draft.nums.digits else None
     if first is not None:
-        return [Call(kind.value, first.numbers)]  # "transversale 22", "sixain 25"
+        _ask_which_holds_it(kind, nums[0], first, draft)
+        return [Call(kind.value, first.numbers)]  # "transversale 22", "sixain 1"
     pos = from_pair(*nums) if len(nums) == 2 else inside(nums)
     if pos is not None and pos.kind is kind:
         return [Call(kind.value, pos.numbers)]
