@@ -15,7 +15,9 @@ Naming conventions (documented in ``grammar/README.md``):
   ``RANGE_TO`` the words of a run of numbers (``de 1 à 18``, ``1 to 18``); ``PLURAL``
   the plural articles ("les", "i"); ``VOISINS_ALONE`` the neighbours words that alone name
   the voisins du zéro ("les voisins"; English "the neighbours" alone names nothing);
-  ``SERIE_ALONE`` the serie words that alone name the tiers (Italian "la serie").  They
+  ``SERIE_ALONE`` the serie words that alone name the tiers (Italian "la serie");
+  ``CENTRE_OR_STAKE`` the stake words that also say "of" (French "de": "les voisins de
+  17" is asked, the 17's neighbours or the voisins at 17).  They
   are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
   stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
@@ -46,7 +48,15 @@ NUMBER_WORD = re.compile(r"N(\d+)$")
 MONEY_WORD = re.compile(r"MONEY(\d+)$")
 """An amount and its currency in one word ("a fiver"): the name is the amount."""
 JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
-TEXT_ROLES = ("RANGE_FROM", "RANGE_TO", "PLURAL", "VOISINS_ALONE", "SERIE_ALONE", "TYPED")
+TEXT_ROLES = (
+    "RANGE_FROM",
+    "RANGE_TO",
+    "PLURAL",
+    "VOISINS_ALONE",
+    "SERIE_ALONE",
+    "TYPED",
+    "CENTRE_OR_STAKE",
+)
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"
 CHECKED_FILLERS = frozenset({ARTICLE, BOTH})

@@ -85,6 +85,9 @@ class Assembler(AroundCalls):
         """The neighbours words that, alone, name the voisins du zéro ("les voisins")."""
         self.serie_alone = roles.get("SERIE_ALONE", frozenset())
         """The serie words that, alone, name the tiers (Italian "la serie")."""
+        self.centre_or_stake = roles.get("CENTRE_OR_STAKE", frozenset())
+        """Stake words that also say "of" (French "de"): after the neighbours said alone,
+        the number that follows may be their centre as well as the stake."""
         self.drafts: list[Draft] = []
         self.current: Draft | None = None
         self.last_sep: str | None = None
@@ -481,6 +484,7 @@ class Assembler(AroundCalls):
 
     def _stake(self, el: StakeEl) -> None:
         self._refuse_stutter(el)
+        self._ask_centre_or_stake(el)
         if not self.drafts and el.kind in ("piece", "total", "money") and self.forward is None:
             el = replace(el, lead=True)  # "par cinq les voisins": for what follows
         if el.kind == "forward" or el.lead:
@@ -494,6 +498,24 @@ class Assembler(AroundCalls):
             d.stake = el
         self.staked_upto = len(self.drafts)
         self.current, self.forward = None, None
+
+    def _ask_centre_or_stake(self, el: StakeEl) -> None:
+        """ "les voisins de 17": the neighbours of 17, or the voisins du zéro at 17 a piece?
+        People mean either (hidden sets: the first more often); never the voisins
+        silently.  Only where the stake word also says "of" and the number is on the
+        layout."""
+        cur = self.current
+        word = el.text.split()[0] if el.text else ""
+        voisins = cur is not None and cur.neighbours is not None and cur.alone
+        if el.kind != "piece" or word not in self.centre_or_stake or not voisins:
+            return
+        if cur is None or cur.centres or cur.stake is not None or not 0 <= el.amount <= 36:
+            return
+        raise AmbiguousError(
+            message("centre_or_stake", word=word, amount=el.amount),
+            [f"neighbours {el.amount} x{self.house.piece_value}", f"voisins x{el.amount}"],
+            column=el.start,
+        )
 
     def _refuse_stutter(self, el: StakeEl) -> None:
         """ "tiers, 10 10 euros each": a bet on 10, or the amount said twice?  Ask."""
