@@ -17,7 +17,9 @@ Naming conventions (documented in ``grammar/README.md``):
   the voisins du zéro ("les voisins"; English "the neighbours" alone names nothing);
   ``SERIE_ALONE`` the serie words that alone name the tiers (Italian "la serie");
   ``CENTRE_OR_STAKE`` the stake words that also say "of" (French "de": "les voisins de
-  17" is asked, the 17's neighbours or the voisins at 17).  They
+  17" is asked, the 17's neighbours or the voisins at 17); ``REGIONAL`` the number
+  words of one region (Swiss "septante"), which do not stop the standard words from
+  composing ("soixante dix").  They
   are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
   stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
@@ -56,6 +58,7 @@ TEXT_ROLES = (
     "SERIE_ALONE",
     "TYPED",
     "CENTRE_OR_STAKE",
+    "REGIONAL",
 )
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"

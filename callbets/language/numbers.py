@@ -43,7 +43,8 @@ class Composer:
     """Composes number words for one language."""
 
     values_with_a_word: frozenset[int]
-    """Every value the language has a single lexicon entry for."""
+    """Every value the language has a single lexicon entry for (a regional word aside:
+    Swiss "septante" leaves "soixante dix" composing to 70)."""
     join_tens: dict[str, frozenset[str]]
     """Words that may join a ten and a unit → the unit words they may precede (empty: any)."""
     join_hundreds: dict[str, frozenset[str]]
@@ -52,8 +53,9 @@ class Composer:
     @classmethod
     def from_lexicon(cls, lexicon: Lexicon) -> Composer:
         """Read the number words and join roles of a lexicon."""
+        regional = lexicon.roles.get("REGIONAL", frozenset())
         return cls(
-            frozenset(lexicon.number_values.values()),
+            frozenset(v for w, v in lexicon.number_values.items() if w not in regional),
             lexicon.joins.get("JOIN_TENS", {}),
             lexicon.joins.get("JOIN_HUNDREDS", {}),
         )
