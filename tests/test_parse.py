@@ -228,3 +228,17 @@ def test_voisins_de_a_number_is_asked_never_the_voisins_silently(lang, text):
 )  # fmt: skip
 def test_a_word_that_says_only_of_or_only_a_stake_keeps_its_one_reading(lang, text, expect):
     assert notation(text, lang) == expect
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "stakes"),
+    [("fr", "voisins et tiers, 2 et 5", "voisins x2 ; tiers x5"),
+     ("it", "vicini e serie, 2 e 5", "voisins x2 ; tiers x5"),
+     ("en", "Voisins and tiers, 2 and 5.", "voisins x2 ; tiers x5")],
+)  # fmt: skip
+def test_numbers_listed_after_unstaked_calls_may_be_their_stakes_and_are_asked(lang, text, stakes):
+    """Hidden set: "Voisins and tiers, 2 and 5." was placed as the 2 and the 5 en plein,
+    one piece each; the player may have said each call's stake."""
+    with pytest.raises(AmbiguousError) as info:
+        parse(text, lang)
+    assert info.value.readings[-1] == stakes

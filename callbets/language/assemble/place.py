@@ -242,20 +242,31 @@ class Placing:
 
     def _ask_trailing_number(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
         """ "colonne 36, 5" with no stake said: the 5 en plein, or the stake (its word
-        lost)?  Ask."""
+        lost)?  Ask.  So for a list after the comma: "voisins et tiers, 2 et 5" (hidden
+        set: placed as the 2 and the 5 en plein) may be each call's stake, in order."""
         if len(placed) < 2 or any(d.stake is not None for d in self.drafts):
             return
-        (last, mine), (before, theirs) = placed[-1], placed[-2]
-        if not (_bare(last) and last.sep_before == "comma" and not _bare(before)):
+        k = len(placed)
+        while k > 0 and _single(placed[k - 1][0]) and placed[k - 1][0].sep_before != "comma":
+            k -= 1
+        if k == 0 or not _single(placed[k - 1][0]) or placed[k - 1][0].sep_before != "comma":
             return
-        if last.nums is None or len(last.nums.numbers) != 1:
+        start = k - 1
+        run, calls = placed[start:], placed[:start]
+        if not calls or _bare(calls[-1][0]) or any(d.sep_before not in ("and", "comma")
+                                                   for d, _ in run[1:]):  # fmt: skip
             return
-        amount = last.nums.numbers[0]
-        head = [p.notation() for _, p in placed[:-1]]
+        amounts = [d.nums.numbers[0] for d, _ in run if d.nums is not None]
+        readings = [" ; ".join(p.notation() for _, p in placed)]
+        if len(amounts) == 1:
+            readings.append(f"{calls[-1][1].call.notation()} x{amounts[0]}")
+        elif len(amounts) == len(calls):
+            each = zip(calls, amounts, strict=True)
+            readings.append(" ; ".join(f"{p.call.notation()} x{n}" for (_, p), n in each))
         raise AmbiguousError(
-            said_message("trailing_number", amount=amount),
-            [" ; ".join([*head, mine.notation()]), f"{theirs.call.notation()} x{amount}"],
-            column=last.start,
+            said_message("trailing_number", amount=", ".join(map(str, amounts))),
+            readings,
+            column=run[0][0].start,
         )
 
     def _ask_unstaked_before(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
@@ -429,6 +440,11 @@ def _said_call(draft: Draft) -> str:
 
 def _bare(draft: Draft) -> bool:
     return draft.is_bare
+
+
+def _single(draft: Draft) -> bool:
+    """A bare number said alone ("5", not "5/8")."""
+    return draft.is_bare and draft.nums is not None and len(draft.nums.numbers) == 1
 
 
 def _position(draft: Draft) -> tuple[int, ...]:
