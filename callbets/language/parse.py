@@ -38,6 +38,7 @@ from ..messages import said as message
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from .assemble import Assembler
+from .corrections import corrected
 from .grammar import Language, language
 from .lexicon import Tok
 from .normalize import words
@@ -182,7 +183,7 @@ def _read(grammar: Language, reading: Reading, house: House, text: str) -> _Atte
     assembler = Assembler(house, text, grammar.lexicon.roles)
     shape = None
     try:
-        toks = roles(reading.tokens, grammar.lexicon, house.piece_value)
+        toks = corrected(roles(reading.tokens, grammar.lexicon, house.piece_value))
         try:
             tree: Any = grammar.read(toks)
         except UnexpectedInput as err:

@@ -1,0 +1,147 @@
+"""A croupier's or a player's correction, applied before the shape is read.
+
+"tiers à 4, non pardon, à 6", "orfanelli da 3, anzi no, da 5", "cheval 14/17 à 5, je
+corrige, 17/20", "rouge cinquante, pardon, noir cinquante": what comes after a
+``CORRECTION`` word (each language's list, in ``grammar/<lang>.lark``) replaces what it
+corrects.  The rules are the same in every language and never guess:
+
+* a **stake** replaces the stake said last, when nothing came after that stake;
+* **numbers** alone replace the numbers of the position said last when no stake could
+  be meant instead (a pair, or no stake said yet), or the stake's amount when no
+  position was named by numbers; a number that could be either is asked;
+* a **bet** (anything else) replaces what was said before, when that was one call with
+  nothing joined to it, and carries its own stake or none was said;
+* a correction at the start corrects nothing and is dropped ("Pardon, les voisins à 5");
+  one with nothing after it, or that none of the rules places, is asked: "say the whole
+  bet again".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import AmbiguousError
+from ..messages import said
+from .lexicon import Tok
+
+CORRECTION = "CORRECTION"
+SEPARATORS = frozenset({"COMMA", "AND"})
+STAKE_WORDS = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX"})
+"""Words that begin a stake ("à", "pour", Italian "per")."""
+AMOUNTS = frozenset({"NUMBER", "AMOUNT", "MONEY"})
+STAKE_ENDS = frozenset({"EACH", "IN_ALL", "CURRENCY"})
+"""Words that end a stake said as an amount first ("5 la pièce", "60 en tout")."""
+NUMBERS = frozenset({"NUMBER", "SLASH"})
+
+
+def corrected(toks: Sequence[Tok]) -> tuple[Tok, ...]:
+    """The tokens with every correction applied (see the module docstring).
+
+    :raises AmbiguousError: a correction that cannot be placed unambiguously.
+    """
+    out = tuple(toks)
+    while any(t.type == CORRECTION for t in out):
+        at = next(i for i, t in enumerate(out) if t.type == CORRECTION)
+        out = _apply(out[:at], out[at], out[at + 1 :])
+    return out
+
+
+def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[Tok, ...]:
+    before = _strip(before, trailing=True)
+    after = _strip(after, trailing=False)
+    while after and after[0].type == CORRECTION:  # "non, je corrige, à 10"
+        after = _strip(after[1:], trailing=False)
+    if not before:  # "Pardon, les voisins à 5": nothing to correct
+        return tuple(after)
+    if not after:
+        raise AmbiguousError(said("correction_nothing", word=marker.text), [], column=marker.start)
+    stake = _stake_at_end(before)
+    if _stake_length(after):
+        if stake is None:
+            raise _unclear(marker)
+        return (*before[:stake], *after)
+    group = _number_group(after)
+    if group:
+        return _numbers(before, stake, after, group, marker)
+    if any(t.type in SEPARATORS for t in before):
+        raise _unclear(marker)  # which call of several does it replace?
+    if stake is not None and not any(t.type in AMOUNTS for t in after):
+        raise _unclear(marker)  # the new bet: at the old stake, or at one piece?
+    return tuple(after)
+
+
+def _numbers(
+    before: Sequence[Tok], stake: int | None, after: Sequence[Tok], group: int, marker: Tok
+) -> tuple[Tok, ...]:
+    """Numbers said after the correction ("… pardon, 17/20")."""
+    new = list(after[:group])
+    end = stake if stake is not None else len(before)
+    position = _last_group(before[:end])
+    pair = any(t.type == "SLASH" for t in new)
+    if position is not None and (stake is None or pair):
+        first, last = position
+        if sum(t.type == "NUMBER" for t in before[first:last]) != len(new) // 2 + 1:
+            raise _unclear(marker)  # "14/17, pardon, 20": which of the two?
+        return (*before[:first], *new, *before[last:], *after[group:])
+    if position is None and stake is not None and len(new) == 1:
+        amount = next(i for i in range(stake, len(before)) if before[i].type in AMOUNTS)
+        return (*before[:amount], new[0]._replace(type=before[amount].type),
+                *before[amount + 1 :], *after[group:])  # fmt: skip
+    raise _unclear(marker)
+
+
+def _unclear(marker: Tok) -> AmbiguousError:
+    return AmbiguousError(said("correction_unclear", word=marker.text), [], column=marker.start)
+
+
+def _strip(toks: Sequence[Tok], trailing: bool) -> list[Tok]:
+    """Without the separators at one end ("tiers à 4, | non | , à 6")."""
+    out = list(toks)
+    while out and out[-1 if trailing else 0].type in SEPARATORS:
+        out.pop(-1 if trailing else 0)
+    return out
+
+
+def _stake_length(toks: Sequence[Tok]) -> int:
+    """How many tokens of a stake begin ``toks`` (0: none)."""
+    if len(toks) >= 2 and toks[0].type in STAKE_WORDS and toks[1].type in AMOUNTS:
+        return 2 + (len(toks) > 2 and toks[2].type in STAKE_ENDS)
+    if toks and toks[0].type in AMOUNTS and (toks[0].type == "MONEY" or (
+            len(toks) > 1 and toks[1].type in STAKE_ENDS)):  # fmt: skip
+        return 1 + (len(toks) > 1 and toks[1].type in STAKE_ENDS)
+    return 0
+
+
+def _stake_at_end(toks: Sequence[Tok]) -> int | None:
+    """Where the stake that ends ``toks`` begins (None: they do not end with a stake)."""
+    for start in range(len(toks) - 1, -1, -1):
+        if _stake_length(toks[start:]) == len(toks) - start:
+            return start
+    return None
+
+
+def _number_group(toks: Sequence[Tok]) -> int:
+    """How many tokens of numbers said together ("17", "17/20") begin ``toks``, when
+    nothing but a stake follows them (0 otherwise: "23 et les voisins" is a bet)."""
+    n = 0
+    while n < len(toks) and toks[n].type in NUMBERS:
+        n += 1
+    if n and toks[n - 1].type == "SLASH":
+        return 0
+    rest = toks[n:]
+    return n if not rest or _stake_length(rest) == len(rest) else 0
+
+
+def _last_group(toks: Sequence[Tok]) -> tuple[int, int] | None:
+    """The span of the last numbers said together that are not a stake's amount."""
+    end = len(toks)
+    while end > 0 and toks[end - 1].type not in NUMBERS:
+        end -= 1
+    if end == 0:
+        return None
+    start = end
+    while start > 0 and toks[start - 1].type in NUMBERS:
+        start -= 1
+    if start > 0 and toks[start - 1].type in STAKE_WORDS:
+        return None
+    return start, end
