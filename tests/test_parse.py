@@ -280,3 +280,17 @@ def test_what_is_said_after_a_correction_replaces_what_it_corrects(lang, text, e
 def test_a_correction_that_could_replace_two_things_is_asked(lang, text):
     with pytest.raises(AmbiguousError):
         parse(text, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("fr", "Cheval 8/11, non pardon, 8/12, à 5."),
+     ("it", "Cavallo 8/11, mi correggo, 8/12, da 5."),
+     ("en", "Split 8/11, I mean 8/12, 5 each.")],
+)  # fmt: skip
+def test_corrected_numbers_keep_the_bet_they_belong_to(lang, text):
+    """Hidden set: the numbers said after the correction, with their stake after a comma,
+    replaced the whole split and were placed as the corner 8/12; they replace the split's
+    numbers, and "split 8/12" is no split."""
+    with pytest.raises(IllegalBetError):
+        parse(text, lang)

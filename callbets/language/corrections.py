@@ -9,8 +9,9 @@ corrects.  The rules are the same in every language and never guess:
 * **numbers** alone replace the numbers of the position said last when no stake could
   be meant instead (a pair, or no stake said yet), or the stake's amount when no
   position was named by numbers; a number that could be either is asked;
-* a **bet** (anything else) replaces what was said before, when that was one call with
-  nothing joined to it, and carries its own stake or none was said;
+* a **bet** (a bet word, with its numbers and stake) replaces what was said before, when
+  that was one call with nothing joined to it, and carries its own stake or none was
+  said;
 * a correction at the start corrects nothing and is dropped ("Pardon, les voisins à 5");
   one with nothing after it, or that none of the rules places, is asked: "say the whole
   bet again".
@@ -65,6 +66,8 @@ def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[To
         return _numbers(before, stake, after, group, marker)
     if any(t.type in SEPARATORS for t in before):
         raise _unclear(marker)  # which call of several does it replace?
+    if all(t.type in AMOUNTS | NUMBERS | SEPARATORS | STAKE_WORDS | STAKE_ENDS for t in after):
+        raise _unclear(marker)  # no bet word: it cannot stand for the whole call
     if stake is not None and not any(t.type in AMOUNTS for t in after):
         raise _unclear(marker)  # the new bet: at the old stake, or at one piece?
     return tuple(after)
@@ -128,7 +131,7 @@ def _number_group(toks: Sequence[Tok]) -> int:
         n += 1
     if n and toks[n - 1].type == "SLASH":
         return 0
-    rest = toks[n:]
+    rest = _strip(toks[n:], trailing=False)  # "8/12, à 5"
     return n if not rest or _stake_length(rest) == len(rest) else 0
 
 
