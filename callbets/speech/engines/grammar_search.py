@@ -12,10 +12,11 @@ an apostrophe, "dell'otto", or by a hyphen between number words, "dix-sept"), an
 comma or a full stop may come between words.  What it writes is therefore always words
 the parser knows, and the parser judges legality over the n-best list.
 
-Scores are Whisper's log-probabilities of each token among the tokens allowed at that
-step (the rest of its vocabulary is never computed); a word's confidence is the
-probability of its tokens so, which is low where other words of the grammar were nearly
-as likely.
+A hypothesis's score is Whisper's own log-probability of its tokens (over its whole
+vocabulary: a reading Whisper would not have written scores low), plus the language
+model's (:data:`LM_WEIGHT`); finished readings are ranked per token, as Whisper ranks
+its own.  A word's confidence is the probability of its tokens among the tokens the
+grammar allowed at each step: low where other words of the grammar were nearly as likely.
 """
 
 from __future__ import annotations
@@ -74,10 +75,6 @@ class Bigrams:
     """word → (log-probability, back-off weight)."""
     bigrams: dict[str, dict[str, float]]
     """word → the words seen after it → log-probability."""
-
-    def follow(self, word: str) -> dict[str, float]:
-        """The words seen after ``word``."""
-        return self.bigrams.get(word, {})
 
     def logp(self, prev: str, word: str) -> float:
         """log P(word | prev), backing off to the unigram."""
