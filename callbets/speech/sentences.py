@@ -114,7 +114,10 @@ def said_numbers(lang: str, value: int) -> tuple[str, ...]:
     """How a number is said and written by a recogniser: :func:`spellings`, with the
     parts glued into one word where the language glues them ("cinquanta cinque" →
     "cinquantacinque"; an elided form before a vowel: "quarant" + "otto")."""
-    forms = spellings(lang, value)
+    regional = language(lang).lexicon.roles.get("REGIONAL", frozenset())
+    common = tuple(f for f in spellings(lang, value) if not set(f.split()) & regional)
+    forms = common or spellings(lang, value)  # "septante": Swiss tables are heard, but
+    # the model is counted from the words every table says ("soixante dix")
     if not glues_numbers(lang):
         return forms
     glued = [_glue(lang, form.split(), value) if " " in form else form for form in forms]
