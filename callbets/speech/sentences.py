@@ -270,6 +270,21 @@ def sentences(lang: str, count: int, seed: int = 0) -> list[str]:
     return [next(gen) for _ in range(count)]
 
 
+def regional_sentences(lang: str, said: list[str], per_word: int = 20) -> list[str]:
+    """A few of the sentences ``said`` again with each regional number word (the
+    ``REGIONAL`` role: Swiss "septante", British "nought") in place of the common words
+    for its value, so that the recognisers can say it without it taking the common
+    word's place in every other sentence."""
+    lexicon = language(lang).lexicon
+    out = []
+    for word in sorted(lexicon.roles.get("REGIONAL", frozenset())):
+        value = lexicon.number_values.get(word)
+        common = f" {said_numbers(lang, value)[0]} " if value is not None else ""
+        found = [s for s in said if common and common in f" {s} "][:per_word]
+        out += [f" {s} ".replace(common, f" {word} ", 1).strip() for s in found]
+    return out
+
+
 def late_sentences(lang: str, count: int, seed: int = 0) -> list[str]:
     """``count`` spoken announcements of the :data:`LATE_CALLS` shapes, each with a stake
     now and then, as :meth:`Sentences.call` says a call."""
