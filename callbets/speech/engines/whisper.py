@@ -19,7 +19,8 @@ models hear little else; on the dev splits (English, French and Italian, clean a
 one of the two for 287, and the rule below for 281.  Where they agree, nothing on the
 dev splits was wrong; where they differ, the croupier is asked, with both.
 
-The cost is Whisper's, after the end of speech: see the README (voice, "Whisper").
+The cost is Whisper's, after the end of speech: see the README ("Voices the models were
+never adapted to").
 """
 
 from __future__ import annotations
