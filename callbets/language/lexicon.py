@@ -19,7 +19,9 @@ Naming conventions (documented in ``grammar/README.md``):
   ``CENTRE_OR_STAKE`` the stake words that also say "of" (French "de": "les voisins de
   17" is asked, the 17's neighbours or the voisins at 17); ``REGIONAL`` the number
   words of one region (Swiss "septante"), which do not stop the standard words from
-  composing ("soixante dix").  They
+  composing ("soixante dix"); ``INDEFINITE`` the words for "one" that are also the
+  article "a" ("un cheval 8/11"); ``EACH_OR_ONE`` the words for "each" that are also
+  the number 1 with its article where a bet begins (Italian "l'uno e i suoi vicini").  They
   are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
   stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
@@ -59,6 +61,8 @@ TEXT_ROLES = (
     "TYPED",
     "CENTRE_OR_STAKE",
     "REGIONAL",
+    "INDEFINITE",
+    "EACH_OR_ONE",
 )
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"

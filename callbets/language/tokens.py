@@ -6,7 +6,9 @@ the role words a language lists (``RANGE_FROM``, ``RANGE_TO``), never by a word.
 * **Articles** come before what they introduce (a number, a bet, "voisins").  An article
   at the end ("le 17 et les") or before a separator means words are missing: refused.
   Between two numbers an article separates them like a comma ("le un le neuf et le
-  quatorze"); otherwise articles are dropped.
+  quatorze"); otherwise articles are dropped.  The word for "one" is the article "a"
+  just before a position word followed by its numbers ("un cheval 8/11"); Italian
+  "l'uno" is the 1 where a bet begins and "each" after an amount.
 * **Separators** stand between two things.  One at the start ("et les voisins") or the
   end ("tiers et") means the announcement was cut: refused, never read without it.
   Commas at either end are only punctuation ("Pour moi, voisins à 5").
@@ -81,6 +83,8 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
     """
     toks = [_each_as_both(toks, i) for i in range(len(toks))]
     toks = [_one_of(toks, i) for i in range(len(toks))]
+    toks = [_indefinite(toks, i, lexicon) for i in range(len(toks))]
+    toks = [_each_or_one(toks, i, lexicon) for i in range(len(toks))]
     for i, tok in enumerate(toks):
         if tok.type == BOTH:
             _both_before_stake(toks, i)
@@ -110,6 +114,51 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
             raise UnrecognizedError(message("article_misplaced", said=said), column=tok.start)
     return [_as_comma(t) if _between_numbers(toks, i) else t for i, t in enumerate(toks)
             if t.type not in (ARTICLE, BOTH) or _between_numbers(toks, i)]  # fmt: skip
+
+
+POSITION_WORDS = frozenset({"STRAIGHT", "SPLIT", "STREET", "CORNER", "SIXLINE"})
+"""Words that name a position by the numbers said after them ("cheval 8/11")."""
+
+
+def _indefinite(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
+    """ "un cheval 8/11", "un cavallo 32 33": the word for "one" (an ``INDEFINITE`` role
+    word) just before a position word that has its numbers after it is the article
+    "a", not the number 1.  After a number or a joining word it stays a number
+    ("vingt et un"); before a position word with no numbers ("un plein") too."""
+    tok = toks[i]
+    if tok.text not in lexicon.roles.get("INDEFINITE", ()) or i + 2 >= len(toks):
+        return tok
+    prev = toks[i - 1] if i else None
+    if prev is not None and (_is_number(prev) or prev.text in lexicon.joins.get("JOIN_TENS", {})):
+        return tok
+    position, after = toks[i + 1], toks[i + 2]
+    if position.type not in POSITION_WORDS:
+        return tok
+    if after.type in LINKS and i + 3 < len(toks):
+        after = toks[i + 3]
+    return tok._replace(type=ARTICLE, value=None) if _is_number(after) else tok
+
+
+def _each_or_one(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
+    """Italian "l'uno" is "each" after an amount ("da 5 l'uno") and the number 1 with
+    its article where a bet begins ("l'uno e i suoi vicini", "orfanelli e l'uno pieno"):
+    an ``EACH_OR_ONE`` role word at the start, or after a separator with more said after
+    it that is not a stake, is the number 1 ("l'uno da 5").  After a separator and
+    before a stake it could be either ("orfanelli, l'uno da 5"): asked.
+
+    :raises AmbiguousError: the 1, or each call before it?"""
+    tok = toks[i]
+    if tok.text not in lexicon.roles.get("EACH_OR_ONE", ()) or i + 1 >= len(toks):
+        return tok
+    prev, nxt = (toks[i - 1] if i else None), toks[i + 1]
+    if prev is not None and prev.type not in SEPARATORS:
+        return tok
+    if _is_number(nxt):
+        return tok
+    if nxt.type in STAKE_WORDS and prev is not None:  # "orfanelli, l'uno da 5"
+        said = f"{tok.text} {nxt.text}"
+        raise AmbiguousError(message("each_or_one", said=said), [], column=tok.start)
+    return tok._replace(type="N1", value=1)
 
 
 def _amount_before(toks: Sequence[Tok], i: int) -> bool:
