@@ -9,8 +9,8 @@ and ``bench/adapt_base.py`` adapts on:
   voices drawn from the list given, every copy changed at random as rooms and people
   change a voice: pitch and vocal-tract length (sox ``pitch``), speed, reverberation,
   tone (bass and treble), and pink or brown noise at 10-20 dB in two copies of five;
-* ``held-out``: the *test* texts said by every voice of one family, clean and with pink
-  noise at 15 dB, to score a model that never heard that family.
+* ``held-out``: the *test* texts said by every voice of one family, clean, with pink
+  noise and with babble at 15 dB, to score a model that never heard that family.
 
     python bench/voice_families.py adapt OUT --lang it --copies 8 \\
         --voices espeak:it+m1,espeak:it+f2,espeak:it+klatt,...
@@ -37,6 +37,7 @@ from typing import Any
 from voice_data import (
     RATE,
     TEXTS,
+    babble,
     coloured_noise,
     mix,
     read,
@@ -120,21 +121,26 @@ def adaptation_set(lang: str, out: Path, voices: list[str], copies: int, seed: i
 
 
 def held_out_set(lang: str, out: Path, voices: list[str], seed: int) -> int:
+    """The test texts said by every voice, clean, with pink noise and with babble (other
+    utterances of the set on top of each other, as a crowded table sounds), at 15 dB."""
     rng = random.Random(seed)
-    (pink,) = noise_samples(("pink",))
     manifest: list[dict[str, Any]] = []
     for n, (text, notation) in enumerate(texts(lang, "test")):
         for voice in voices:
             name = f"{voice.split(':', 1)[1].replace('+', '_')}-{n:03d}"
-            clean = out / "clean" / f"{name}.wav"
-            say(voice, text, clean, rng)
-            write(out / "pink15" / f"{name}.wav", mix(read(clean), pink, 15,
-                                                      rng.randrange(10 * RATE)))  # fmt: skip
+            say(voice, text, out / "clean" / f"{name}.wav", rng)
             item = {"lang": lang, "text": text, "expect": notation, "voice": voice}
             manifest.append({**item, "id": name, "audio": f"clean/{name}.wav",
                              "condition": "clean"})  # fmt: skip
-            manifest.append({**item, "id": f"{name}-pink15", "audio": f"pink15/{name}.wav",
-                             "condition": "pink15"})  # fmt: skip
+    clean = [read(out / m["audio"]) for m in manifest]
+    (pink,) = noise_samples(("pink",))
+    noises = {"pink15": pink, "babble15": babble(clean, rng, 20)}
+    for item, speech in list(zip(manifest, clean, strict=True)):
+        for condition, noise in noises.items():
+            audio = f"{condition}/{item['id']}.wav"
+            write(out / audio, mix(speech, noise, 15, rng.randrange(10 * RATE)))
+            manifest.append({**item, "id": f"{item['id']}-{condition}", "audio": audio,
+                             "condition": condition})  # fmt: skip
     (out / "manifest.jsonl").write_text("".join(json.dumps(m) + "\n" for m in manifest))
     return len(manifest)
 

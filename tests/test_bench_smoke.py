@@ -92,7 +92,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
     """bench/voice_families.py: the dev texts said by the voices given, each copy changed;
-    the test texts said by every voice of the family left out, clean and at 15 dB."""
+    the test texts said by every voice of the family left out, clean and with pink noise
+    and babble at 15 dB."""
     import json
     import wave
 
@@ -112,8 +113,8 @@ def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
     ]
     assert adapt and {i["voice"] for i in adapt} <= {"espeak:it+m1", "espeak:it+f2"}
     assert not {i["text"] for i in adapt} & {i["text"] for i in held}  # dev and test texts
-    assert sorted({i["condition"] for i in held}) == ["clean", "pink15"]
-    assert len(held) == 2 * len({i["text"] for i in held})
+    assert sorted({i["condition"] for i in held}) == ["babble15", "clean", "pink15"]
+    assert len(held) == 3 * len({i["text"] for i in held})
     for item in (adapt[0], held[0], held[1]):
         with wave.open(
             str(tmp_path / ("adapt" if item in adapt else "held-out") / item["audio"])
