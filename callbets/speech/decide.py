@@ -305,8 +305,10 @@ def close_number(run: list[str], lang: str) -> str:
     for other in lexicon.number_values:
         shorter, longer = sorted((word, other.replace(" ", "")), key=len)
         common = len(_common_start(shorter, longer))
-        if other != word and len(shorter) >= 3 and (
-            common == len(shorter) or common >= max(4, len(shorter) - CLOSE_ENDING)
+        if (
+            other != word
+            and len(shorter) >= 3
+            and (common == len(shorter) or common >= max(4, len(shorter) - CLOSE_ENDING))
         ):
             close.append((common, len(other), other))
     return max(close)[2] if close else ""
