@@ -148,13 +148,18 @@ class Denoiser:
         wide = np.concatenate([self._up_tail, stuffed])
         self._up_tail = wide[-(TAPS - 1) :]
         frames = np.ascontiguousarray(np.convolve(wide, self._up, "valid"), np.float32)
-        for at in range(0, len(frames), FRAME):
-            pointer = frames.ctypes.data + at * frames.itemsize
-            self._lib.rnnoise_process_frame(self._state, pointer, pointer)
+        self._network(frames)
         wide = np.concatenate([self._down_tail, frames])
         self._down_tail = wide[-(TAPS - 1) :]
         narrow = np.convolve(wide, self._down, "valid")[::UP]
         return np.clip(np.rint(narrow), -32768, 32767).astype(np.int16)
+
+    def _network(self, frames: Any) -> None:
+        """Whole frames (:data:`FRAME`) of 48 kHz audio (float32, at the scale of 16-bit
+        samples) through RNNoise, in place."""
+        for at in range(0, len(frames), FRAME):
+            pointer = frames.ctypes.data + at * frames.itemsize
+            self._lib.rnnoise_process_frame(self._state, pointer, pointer)
 
 
 def suppress(pcm: bytes) -> bytes:
