@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -19,13 +20,38 @@ def grammar_dir() -> Path:
 
 
 @cache
+def grammar_tables(file: str) -> dict[str, Any]:
+    """A per-language TOML file of ``grammar/``, every table of it (read once)."""
+    data: dict[str, Any] = tomllib.loads((grammar_dir() / file).read_text(encoding="utf-8"))
+    return data
+
+
+@cache
 def language_words(file: str, lang: str) -> dict[str, Any]:
-    """The ``[lang]`` table of a per-language TOML file of ``grammar/`` (read once).
+    """The ``[lang]`` table of a per-language TOML file of ``grammar/`` (read once), with
+    the keys the file lists as ``optional`` said in English where the language has none.
 
     :raises ValueError: the file has no words for that language.
     """
-    data = tomllib.loads((grammar_dir() / file).read_text(encoding="utf-8"))
+    data = grammar_tables(file)
     if lang not in data:
         raise ValueError(f"{file} has no words for language '{lang}'")
-    words: dict[str, Any] = data[lang]
+    words: dict[str, Any] = copy.deepcopy(data[lang])
+    for key in data.get("optional", ()):  # left out: said in English
+        _fill(words, data[FALLBACK], key.split("."))
     return words
+
+
+FALLBACK = "en"
+"""The language an optional key left out of a table is said in."""
+
+
+def _fill(words: dict[str, Any], fallback: dict[str, Any], path: list[str]) -> None:
+    """Copy ``fallback``'s value at ``path`` into ``words`` where ``words`` has none."""
+    head, *rest = path
+    if head not in fallback:
+        return
+    if not rest:
+        words.setdefault(head, fallback[head])
+    elif isinstance(fallback[head], dict):
+        _fill(words.setdefault(head, {}), fallback[head], rest)

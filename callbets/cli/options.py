@@ -14,6 +14,7 @@ from ..errors import CallbetsError, InputError
 from ..language.dialogue import zero_choice, zero_move
 from ..language.grammar import LANGUAGES
 from ..language.parse import number_said, parse
+from ..language.unit import IncompleteLanguage, check_language
 from ..messages import message_in, say_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
 
@@ -39,8 +40,15 @@ def complain(text: object) -> None:
 
 def lang_code(value: str) -> str:
     """A language as typed: ``FR`` and `` fr `` are ``fr`` (then checked against the
-    languages callbets speaks)."""
-    return value.strip().lower()
+    languages callbets speaks); a language on disk whose words are not all there is
+    refused here, with everything it lacks (:mod:`callbets.language.unit`)."""
+    lang = value.strip().lower()
+    if lang in LANGUAGES:
+        try:
+            check_language(lang)
+        except IncompleteLanguage as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+    return lang
 
 
 def text_argument(value: str) -> str:

@@ -26,9 +26,11 @@ from .._resources import grammar_dir
 from .lexicon import Lexicon, Tok
 from .numbers import Composer
 from .transform import ElementBuilder
+from .unit import check_language, languages_on_disk
 
-LANGUAGES: tuple[str, ...] = ("fr", "it", "en")
-"""The languages callbets speaks, in the order they are listed to users."""
+LANGUAGES: tuple[str, ...] = languages_on_disk()
+"""The languages callbets speaks: one per ``grammar/<code>.lark`` (each checked whole when
+first loaded: :mod:`callbets.language.unit`)."""
 
 
 class _TokenFeed(Lexer):
@@ -220,6 +222,8 @@ def language(lang: str) -> Language:
     ask for it at once, as the web floor's do).
 
     :raises ValueError: an unknown language.
+    :raises callbets.language.unit.IncompleteLanguage: a language whose grammar or word
+        tables are not all there (every missing key named).
     """
     with _BUILDING:
         return _language(lang)
@@ -227,6 +231,8 @@ def language(lang: str) -> Language:
 
 @cache
 def _language(lang: str) -> Language:
+    if lang in LANGUAGES:
+        check_language(lang)
     parser = Lark(
         grammar_text(lang),
         parser="lalr",
