@@ -27,6 +27,7 @@ from callbets.console.report import plain
 from callbets.console.session import Session
 from callbets.console.voice import Heard, Listener
 from callbets.console.words import messages
+from callbets.language.grammar import LANGUAGES
 from callbets.language.readback import reading_line, replay_name
 from callbets.language.talk import TableTalk, table_talk
 from callbets.roulette.house import find_house
@@ -268,7 +269,7 @@ def test_table_talk(text: str, lang: str, talk: TableTalk | None) -> None:
     assert table_talk(text, lang) == talk
 
 
-@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("kind", ["refaire", "completer", "tout"])
 def test_replay_names_shown_are_read_back_as_that_replay(lang: str, kind: str) -> None:
     assert table_talk(f"{replay_name(kind, lang)} 2", lang) == TableTalk(kind, 2)
@@ -582,7 +583,7 @@ def test_every_language_has_every_message_with_the_same_fields() -> None:
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
     english = messages("en")
-    for lang in ("fr", "it"):
+    for lang in LANGUAGES:
         assert messages(lang).keys() == english.keys(), lang
         for key, text in messages(lang).items():
             assert fields(text) == fields(english[key]), (lang, key)

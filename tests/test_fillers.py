@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from callbets import AnnouncementError, find_house, parse
-from callbets.language.grammar import language
+from callbets.language.grammar import LANGUAGES, language
 from callbets.language.normalize import words
 
-LANGS = ("fr", "it", "en")
+LANGS = LANGUAGES
 FILLER_TERMINALS = {"ARTICLE", "POLITE", "BOTH"}
 CORPUS = Path(__file__).resolve().parent / "corpus"
 

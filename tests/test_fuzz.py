@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from callbets import AnnouncementError, parse
 from callbets.cli.options import _answer_one, input_lines
 from callbets.errors import HouseError
-from callbets.language.grammar import language
+from callbets.language.grammar import LANGUAGES, language
 from callbets.regress.runner import ManifestError, _item
 from callbets.roulette.house import house_file_text, house_from_dict, house_from_text
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import read_wav
 
-LANGS = ("fr", "it", "en")
+LANGS = LANGUAGES
 WORDS = {lang: language(lang).lexicon.vocabulary() for lang in LANGS}
 SECONDS_PER_CALL = 0.25
 """The bound for one input of at most a couple of kilobytes (typical: well under 1 ms)."""

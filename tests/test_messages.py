@@ -16,6 +16,7 @@ from callbets import find_house
 from callbets._resources import language_words
 from callbets.console.session import Session
 from callbets.errors import AnnouncementError, CallbetsError
+from callbets.language.grammar import LANGUAGES
 from callbets.language.parse import parse
 from callbets.messages import Said, message_in, said
 from callbets.roulette.limits import LimitError, check_limits
@@ -25,7 +26,7 @@ from callbets.table import Table
 from .conftest import ROOT
 from .test_corpus import CASES
 
-LANGS = ("fr", "it", "en")
+LANGS = LANGUAGES
 
 
 def fields(template: str) -> set[str]:

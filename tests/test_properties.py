@@ -6,10 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from callbets import AnnouncementError, find_house, parse, parse_notation
-from callbets.language.grammar import language
+from callbets.language.grammar import LANGUAGES, language
 
 HOUSE = find_house()
-WORDS = {lang: language(lang).lexicon.vocabulary() for lang in ("fr", "it", "en")}
+WORDS = {lang: language(lang).lexicon.vocabulary() for lang in LANGUAGES}
 EXTRA = ["17", "5/8", "0", "36", "45", "/", ",", "-", "2,5", "999999", "l'", "é", "?"]
 
 
@@ -31,17 +31,13 @@ def check_round_trip(text: str, lang: str) -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(
-    st.sampled_from(["fr", "it", "en"]).flatmap(
-        lambda lang: st.tuples(st.just(lang), phrases(lang))
-    )
-)
+@given(st.sampled_from(LANGUAGES).flatmap(lambda lang: st.tuples(st.just(lang), phrases(lang))))
 def test_vocabulary_soup_only_raises_own_errors(case):
     lang, text = case
     check_round_trip(text, lang)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=40), st.sampled_from(["fr", "it", "en"]))
+@given(st.text(max_size=40), st.sampled_from(LANGUAGES))
 def test_any_text_only_raises_own_errors(text, lang):
     check_round_trip(text, lang)

@@ -15,13 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from callbets import AnnouncementError, find_house, parse, parse_notation
+from callbets.language.grammar import LANGUAGES
 from callbets.language.readback import call_line, readback
 from callbets.language.vocabulary import sample_phrases
 from callbets.roulette.announcement import Announcement
 from callbets.roulette.house import house_names
 from callbets.roulette.layout import INSIDE
 
-LANGS = ("fr", "it", "en")
+LANGS = LANGUAGES
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 

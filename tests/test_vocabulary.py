@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from callbets import AnnouncementError, parse
-from callbets.language.grammar import language
+from callbets.language.grammar import LANGUAGES, language
 from callbets.language.vocabulary import sample_phrases, spellings, vocabulary
 
 
@@ -21,7 +21,7 @@ def test_vocabulary_lists_grammar_words(lang, words):
     assert words <= set(vocabulary(lang))
 
 
-@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_number_to_36_has_a_spelling_that_parses_back(lang):
     for n in range(37):
         spelled = spellings(lang, n)
@@ -36,7 +36,7 @@ def test_french_joins_only_before_un_and_onze():
     assert parse("vingt et deux", "fr").notation() == "straight 20 x1 ; straight 2 x1"
 
 
-@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_sample_phrases_parse(lang):
     phrases = sample_phrases(lang, 40, seed=3)
     assert len(phrases) == 40
@@ -45,7 +45,7 @@ def test_sample_phrases_parse(lang):
 
 
 def test_no_phrase_is_claimed_twice_and_all_are_folded():
-    for lang in ("fr", "it", "en"):
+    for lang in LANGUAGES:
         lex = language(lang).lexicon
         for words in lex.phrases:
             assert all(w == w.lower() for w in words)
@@ -57,7 +57,7 @@ def test_grammar_is_conflict_free_lalr():
 
     from callbets.language.grammar import grammar_text
 
-    for lang in ("fr", "it", "en"):
+    for lang in LANGUAGES:
         Lark(grammar_text(lang), parser="lalr", lexer="basic", strict=True, start=["start"])
 
 

@@ -18,10 +18,11 @@ import pytest
 
 from callbets import find_house, parse_notation
 from callbets.errors import AnnouncementError
-from callbets.language.grammar import language
+from callbets.language.grammar import LANGUAGES, language
 from callbets.language.normalize import words as split_words
 from callbets.language.parse import parse
 from callbets.language.vocabulary import sample_phrases
+from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import RATE, read_wav
 from callbets.speech.denoise import available as denoise_available
 from callbets.speech.dictation import ReadsAs, comfort_noise
@@ -35,9 +36,14 @@ from callbets.speech.endpoint import (
     Settings,
     record_one,
 )
+from callbets.speech.engines.phones import CONTEXTS, OTHER
+from callbets.speech.engines.sphinx import LEXICONS, MODEL_NOTE, PocketSphinxEngine, lexicon_files
 from callbets.speech.lm import arpa_file, arpa_words, model, training_text
 from callbets.speech.ngram import EOS, NGramModel
 from callbets.speech.phrases import words
+
+VOICES = tuple(LEXICONS)
+"""The languages with a voice."""
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "audio"
@@ -70,7 +76,7 @@ def spoken(lang: str) -> list[str]:
     return [r["text"] for r in rows if r["spoken"] and "notation" in r["expect"]]
 
 
-@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+@pytest.mark.parametrize("lang", VOICES)
 def test_the_recognisers_can_say_every_spoken_announcement(lang):
     """Coverage: every word of every spoken-form corpus announcement, and of the
     vocabulary's generated samples, is a word the language model has seen said (not
@@ -116,7 +122,7 @@ def test_a_start_with_the_model_cached_does_not_count_it_again(monkeypatch):
         lm.model.cache_clear()  # no model counted from the stand-in stays cached
 
 
-@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+@pytest.mark.parametrize("lang", VOICES)
 def test_pocketsphinx_has_a_pronunciation_for_every_word(lang):
     pytest.importorskip("pocketsphinx")
     from callbets.speech.engines.sphinx import PocketSphinxEngine
@@ -179,7 +185,7 @@ def recogniser_outputs(lang: str, count: int, seed: int) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+@pytest.mark.parametrize("lang", VOICES)
 def test_whatever_the_recogniser_outputs_the_parser_answers_in_its_own_words(lang):
     """Recogniser output is not typed text: it follows the model, not the grammar
     ("tiers of two" once raised a KeyError).  Each gets a bet or a refusal."""
@@ -188,7 +194,7 @@ def test_whatever_the_recogniser_outputs_the_parser_answers_in_its_own_words(lan
             parse(text, lang)
 
 
-@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+@pytest.mark.parametrize("lang", VOICES)
 def test_most_generated_sentences_are_legal_announcements(lang):
     """The model is counted from what the parser reads, not from word salad."""
     said = training_text(lang, 400)
@@ -584,3 +590,18 @@ def test_a_file_transcribed_is_heard_on_its_own_whatever_came_before(tmp_path: P
     together = lines(*files)
     for path in (files[0], files[-1]):
         assert lines(path)[path] == together[path]
+
+
+def test_a_language_with_a_voice_has_every_speech_table_and_one_without_is_told():
+    """A voice language is one unit too: its pronunciations, its model's note, its
+    acoustic model (English's is the wheel's), and, for words spelled in the US model's
+    phones, espeak-ng's contexts; a language with none of them has no voice, said so."""
+    get_model_path = pytest.importorskip("pocketsphinx").get_model_path
+
+    assert set(VOICES) <= set(LANGUAGES) and set(MODEL_NOTE) == set(VOICES)
+    for lang in VOICES:
+        files = lexicon_files(lang, Path(get_model_path()) / "en-us")
+        assert files and all(f.is_file() for f in files), lang
+    assert set(CONTEXTS) | set(OTHER) <= set(VOICES) and set(OTHER.values()) <= set(VOICES)
+    with pytest.raises(SpeechUnavailable, match="'xx'"):
+        PocketSphinxEngine("xx")

@@ -16,6 +16,7 @@ import pytest
 from callbets.speech.audio import read_wav
 from callbets.speech.decide import decide
 from callbets.speech.engines import Candidate, Hearing
+from callbets.speech.engines.sphinx import LEXICONS
 
 from .test_voice import FIXTURES
 
@@ -23,6 +24,9 @@ np = pytest.importorskip("numpy", reason="pip install 'callbets[whisper]'")
 whisper_model = pytest.importorskip("callbets.speech.engines.whisper_model")
 from callbets.speech import SpeechUnavailable  # noqa: E402
 from callbets.speech.engines.whisper import together  # noqa: E402
+
+VOICES = tuple(LEXICONS)
+"""The languages with a voice."""
 
 try:
     MODEL = whisper_model.load()
@@ -67,7 +71,7 @@ def test_the_numpy_decoder_reads_as_ctranslate2_decodes():
             assert logp[wanted] >= logp.max() - 0.3, (item["text"], at)
 
 
-@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+@pytest.mark.parametrize("lang", VOICES)
 def test_the_search_writes_only_words_of_the_language(lang):
     """Whatever the audio (a recording of another language, noise), every word of every
     reading is a word of the language model: no free text, no digits."""
