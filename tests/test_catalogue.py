@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
 
 from callbets import Call, find_house
+from callbets._resources import language_words
+from callbets.language.grammar import LANGUAGES, language
+from callbets.roulette.call_names import CallName
+from callbets.roulette.calls import CALLED_BETS
 from callbets.roulette.catalogue import (
     FIXED,
     complete,
@@ -25,6 +30,8 @@ from callbets.roulette.layout import (
     positions_touching,
     wheel_run,
 )
+
+from .conftest import ROOT
 
 VENICE = find_house("venice-french")
 
@@ -195,3 +202,38 @@ def test_house_refuses_unoffered_call():
 
     with pytest.raises(IllegalBetError, match="not played"):
         Call("nassa").recipe(find_house("france"))
+
+
+def test_every_called_bet_is_one_complete_unit():
+    """A called bet is an entry of the registry, its name said back in every language,
+    and the word that names it alone (if any) in every grammar and the terminal table of
+    grammar/README.md; whatever is missing is named."""
+    missing = []
+    if set(CALLED_BETS) != set(CallName):
+        missing.append(f"calls.py: no entry for {sorted(set(CallName) - set(CALLED_BETS))}")
+    word_rule = (ROOT / "grammar" / "shared.lark").read_text(encoding="utf-8")
+    word_rule = word_rule[
+        word_rule.index("\nword:") : word_rule.index("\n\n", word_rule.index("\nword:"))
+    ]
+    table = (ROOT / "grammar" / "README.md").read_text(encoding="utf-8")
+    for lang in LANGUAGES:
+        names = language_words("readback.toml", lang)["names"]
+        missing += [f"readback.toml [{lang}] names: {c}" for c in CallName if c not in names]
+        terminals = set(language(lang).lexicon.phrases.values())
+        missing += [f"{lang}.lark: {b.word}" for b in CALLED_BETS.values()
+                    if b.word and b.word not in terminals]  # fmt: skip
+    for bet in CALLED_BETS.values():
+        if bet.word and f" {bet.word}" not in word_rule:
+            missing.append(f"shared.lark word rule: {bet.word}")
+        if bet.word and f"`{bet.word}`" not in table:
+            missing.append(f"grammar/README.md terminal table: {bet.word}")
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", list(CallName))
+def test_every_called_bet_places_chips_where_it_is_offered(name):
+    numbers = {"neighbours": (17,), "finale_plein": (5,), "finale_cheval": (3, 6),
+               "complete": (17,), "with_splits": (17,)}.get(name, ())  # fmt: skip
+    house = dataclasses.replace(VENICE, offered=frozenset(CallName))
+    recipe = Call(name, numbers).recipe(house)
+    assert recipe and all(pieces >= 1 for _, pieces in recipe)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from ..errors import IllegalBetError
 from ..messages import Name, Names, said
 from . import catalogue
+from .call_names import CallName
+from .calls import CALLED_BETS
 from .house import House
 from .layout import (
     SIMPLE_CHANCES,
@@ -29,13 +31,7 @@ from .layout import (
     two_dozens,
 )
 
-CALL_NAMES = frozenset(
-    {
-        "voisins", "tiers", "tiers_5_8_10_11", "gioco_ferrari", "tiers_plein", "orphelins",
-        "orphelins_plein", "jeu_zero", "nassa", "neighbours", "finale_plein",
-        "finale_cheval", "complete", "with_splits",
-    }
-)  # fmt: skip
+CALL_NAMES = frozenset(CALLED_BETS)
 """Names of the called bets in the JSON contract."""
 
 
@@ -88,20 +84,7 @@ class Call:
             return ((position, 1),)
         if not house.offers(self.name):
             raise IllegalBetError(said("not_played", call=call_names(house, self)))
-        if self.name in catalogue.FIXED:
-            return catalogue.FIXED[self.name]
-        if self.name == "neighbours":
-            side = self.each_side if self.each_side is not None else house.neighbours_default
-            if not 1 <= side <= house.neighbours_max:
-                raise IllegalBetError(said("neighbours_max", count=side, most=house.neighbours_max))
-            return catalogue.neighbours_recipe(self.numbers, side)
-        if self.name == "finale_plein":
-            return catalogue.finale_plein(self.numbers[0], house)
-        if self.name == "finale_cheval":
-            return catalogue.finale_cheval(self.numbers[0], self.numbers[1], house)
-        if self.name == "with_splits":
-            return catalogue.with_splits(self.numbers[0])
-        return catalogue.complete(self.numbers[0], house)
+        return CALLED_BETS[CallName(self.name)].recipe(self.numbers, self.each_side, house)
 
     def named(self, house: House) -> Name:
         """Its name without words: ``neighbours`` with its centres and its neighbours

@@ -40,7 +40,7 @@ TIERS_SPLITS = (
     ((33, 36), 1),
 )
 
-FIXED: dict[str, Recipe] = {
+FIXED: dict[str, Recipe] = {  # keyed by CallName values
     "voisins": _recipe(
         ((0, 2, 3), 2), ((4, 7), 1), ((12, 15), 1), ((18, 21), 1), ((19, 22), 1),
         ((25, 26, 28, 29), 2), ((32, 35), 1),

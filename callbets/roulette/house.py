@@ -16,16 +16,11 @@ from typing import Any
 
 from ..errors import HouseError
 from ..files import open_regular
+from .call_names import CallName
 
 DEFAULT_HOUSE = "venice-french"
 
-KNOWN_CALLS = frozenset(
-    {
-        "voisins", "tiers", "tiers_5_8_10_11", "gioco_ferrari", "tiers_plein",
-        "orphelins", "orphelins_plein", "jeu_zero", "nassa", "neighbours",
-        "finale_plein", "finale_cheval", "complete", "with_splits",
-    }
-)  # fmt: skip
+KNOWN_CALLS = frozenset(CallName)
 """Every called bet a house may offer (rules.md 3.11)."""
 
 

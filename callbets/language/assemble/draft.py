@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...roulette.announcement import Call
+from ...roulette.calls import ONE_WORD_CALLS
 from ...roulette.house import House
 from ..transform import AlsoEl, Element, NeighboursEl, Nums, RangeEl, StakeEl, WordEl
 
@@ -31,12 +32,8 @@ QUALIFIED = frozenset({"finale", "finales", "orphelins", "tiers", "serie", *PLUR
 ONE_NUMBER_CALLS = frozenset({"complete", "with_splits", "finale", *OUTSIDE})
 """Calls whose number is their argument: "finale 3 et 7" may mean two finales."""
 SERIES = {(5, 8): "tiers", (0, 2, 3): "voisins", (5, 8, 10, 11): "tiers_5_8_10_11"}
-SIMPLE_CALLS = {
-    "voisins": "voisins",
-    "jeu_zero": "jeu_zero",
-    "nassa": "nassa",
-    "ferrari": "gioco_ferrari",
-}
+SIMPLE_CALLS = ONE_WORD_CALLS
+"""The calls one word names alone (the registry's: :mod:`callbets.roulette.calls`)."""
 RANGE_CALLS = {
     (1, 18): Call("low"),
     (19, 36): Call("high"),
