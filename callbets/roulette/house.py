@@ -310,10 +310,48 @@ def house_from_text(text: str, source: str = "<text>") -> House:
 
     :raises HouseError: not TOML, nested too deeply, or not a valid profile.
     """
+    return house_from_dict(_inherited(_toml(text, source), source, (source,)), source)
+
+
+MAX_EXTENDS = 8
+"""The longest chain of houses extending one another."""
+
+
+def _toml(text: str, source: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise HouseError(f"house file {source} is not valid TOML: {err}") from None
     except RecursionError:
         raise HouseError(f"house file {source} is nested too deeply") from None
-    return house_from_dict(data, source)
+
+
+def _inherited(data: dict[str, Any], source: str, chain: tuple[str, ...]) -> dict[str, Any]:
+    """A profile with what it ``extends``: the other house's settings, with this one's
+    over them key by key (a table merged, a list or a value replaced).  The other house
+    is a shipped name (``extends = "france"``) or a file, found beside this one."""
+    parent = data.get("extends")
+    if parent is None:
+        return data
+    if not isinstance(parent, str):
+        raise HouseError(f"house file {source}: 'extends' must be text (a house's name)")
+    if "name" not in data:
+        raise HouseError(f"house file {source}: a house that extends another needs its own name")
+    where = parent
+    if (parent.endswith(".toml") or "/" in parent) and not Path(parent).is_absolute():
+        where = str(Path(source).parent / parent)  # beside the file that names it
+    if where in chain or len(chain) > MAX_EXTENDS:
+        raise HouseError(f"house file {source}: 'extends' goes round ({' -> '.join(chain)})")
+    base = _inherited(_toml(house_file_text(where), where), where, (*chain, where))
+    merged = _merge(base, data)
+    del merged["extends"]
+    return merged
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        below = out.get(key)
+        both = isinstance(below, dict) and isinstance(value, dict)
+        out[key] = _merge(below, value) if both else value  # type: ignore[arg-type]
+    return out
