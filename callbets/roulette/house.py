@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..errors import HouseError
 from ..files import open_regular
@@ -24,8 +24,18 @@ KNOWN_CALLS = frozenset(CallName)
 """Every called bet a house may offer (rules.md 3.11)."""
 
 
-ZERO_RULES = frozenset({"en_prison", "partage", "partage_odd_chip_prison", "player_choice"})
-ZERO_CHOICES = frozenset({"prison", "half", "move"})
+ZeroRule = Literal["en_prison", "partage", "partage_odd_chip_prison", "player_choice"]
+ZeroChoice = Literal["prison", "half", "move"]
+PastMax = Literal["split", "lose"]
+OverMax = Literal["cap_and_refund", "refuse"]
+OrphelinsDefault = Literal["cheval", "plein"]
+CompleteStyle = Literal["progressive", "flat"]
+BareAmount = Literal["ask", "per_piece"]
+Remainder = Literal["return"]
+"""The choices a house file makes, each one of a closed set of words."""
+
+ZERO_RULES: frozenset[str] = frozenset(get_args(ZeroRule))
+ZERO_CHOICES: frozenset[str] = frozenset(get_args(ZeroChoice))
 LIMIT_KINDS = (
     "straight", "split", "street", "corner", "sixline", "dozen", "column",
     "two_dozens", "two_columns", "simple",
@@ -36,15 +46,15 @@ LIMIT_KINDS = (
 class ZeroRules:
     """What zero does to the simple chances (rules.md 5)."""
 
-    simple_chances: str
+    simple_chances: ZeroRule
     """``en_prison``, ``partage``, ``partage_odd_chip_prison`` or ``player_choice``."""
     prison_max_levels: int
     """Most prison levels (0: no limit)."""
-    past_max: str
+    past_max: PastMax
     """What a zero past the last level does: ``split`` (half back) or ``lose``."""
-    default_choice: str
+    default_choice: ZeroChoice
     """What happens to a bet on zero when the player says nothing: ``prison`` or ``half``."""
-    choices: frozenset[str]
+    choices: frozenset[ZeroChoice]
     """What a player may ask for at a zero: ``prison``, ``half``, ``move``."""
     last_spin_forced_refund: bool
     """Whether a zero on the session's last spin forces ½, ¼, … back."""
@@ -56,7 +66,7 @@ class Limits:
 
     by_kind: dict[str, tuple[int, int]]
     """``straight`` … ``column``, ``two_dozens``, ``two_columns``, ``simple`` → (min, max)."""
-    over_max: str
+    over_max: OverMax
     """``cap_and_refund`` (pay up to the maximum, hand back the excess) or ``refuse``."""
     min_outside_pieces: int
     """Least pieces on each simple chance, column or dozen (Venice Fair: 5)."""
@@ -82,9 +92,9 @@ class House:
     """One line for people."""
     piece_value: int
     """Stake per piece when an announcement names no stake."""
-    offered: frozenset[str]
+    offered: frozenset[CallName]
     """The called bets this house accepts (names as in the JSON contract)."""
-    orphelins_default: str
+    orphelins_default: OrphelinsDefault
     """``cheval`` (5 chips) or ``plein`` (8 chips) when "orphelins" is said alone."""
     neighbours_default: int
     """Neighbours each side when no count is said."""
@@ -96,13 +106,13 @@ class House:
     """The horizontal finales à cheval offered, as digit pairs."""
     vertical_orphan_plein: bool
     """Whether finales 4/7, 5/8, 6/9 add 34, 35, 36 straight up."""
-    complete_style: str
+    complete_style: CompleteStyle
     """``progressive`` (1/2/3/4/6 pieces) or ``flat`` (one piece per position)."""
     complete_includes_zero_combinations: bool
     """Whether the complete of 1, 2, 3 counts 0/1/2, 0/2/3 and 0/1/2/3."""
     allow_24_numbers: bool
     """Whether two dozens or two columns à cheval may be played."""
-    bare_amount: str
+    bare_amount: BareAmount
     """``ask``: a bare number after a call is refused as ambiguous; ``per_piece``."""
     zero: ZeroRules
     """What zero does to the simple chances."""
@@ -114,7 +124,7 @@ class House:
     """Called bets whose winning piece is laid on the layout after the spin."""
     pour_le_tout: frozenset[str]
     """Called bets that may be replayed "pour le tout"."""
-    pour_le_tout_remainder: str
+    pour_le_tout_remainder: Remainder
     """What cannot be placed "pour le tout": ``return`` (to the player)."""
     require_croupier: bool = False
     """Whether every change to a table must name its croupier (``table.require_croupier``)."""
@@ -163,10 +173,11 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
     """
     if not isinstance(data, dict):
         raise HouseError(f"house file {source}: not a table of settings")
-    offered = frozenset(_get(data, "calls.offered", list, source, str))
-    unknown = offered - KNOWN_CALLS
+    said = frozenset(_get(data, "calls.offered", list, source, str))
+    unknown = said - KNOWN_CALLS
     if unknown:
         raise HouseError(f"house file {source}: unknown called bets {sorted(unknown)}")
+    offered = frozenset(CallName(name) for name in said)
     house = House(
         name=_get(data, "name", str, source),
         description=_get(data, "description", str, source),
@@ -195,10 +206,10 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         require_croupier=_optional(data, "table.require_croupier", bool, False, source),
     )
     checks = [
-        (house.orphelins_default in ("cheval", "plein"), "calls.orphelins_default"),
+        (house.orphelins_default in get_args(OrphelinsDefault), "calls.orphelins_default"),
         (1 <= house.neighbours_default <= house.neighbours_max <= 9, "neighbours"),
-        (house.complete_style in ("progressive", "flat"), "complete.style"),
-        (house.bare_amount in ("ask", "per_piece"), "stakes.bare_amount"),
+        (house.complete_style in get_args(CompleteStyle), "complete.style"),
+        (house.bare_amount in get_args(BareAmount), "stakes.bare_amount"),
         (0 < house.piece_value <= MAX_AMOUNT, "piece_value"),
         (house.zero.prison_max_levels >= 0, "zero.prison_max_levels"),
         (house.limits.min_outside_pieces >= 0, "limits.min_outside_pieces"),
@@ -206,9 +217,9 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         (house.zero.simple_chances in ZERO_RULES, "zero.simple_chances"),
         (house.zero.choices <= ZERO_CHOICES, "zero.choices"),
         (house.zero.default_choice in house.zero.choices, "zero.default_choice"),
-        (house.zero.past_max in ("split", "lose"), "zero.past_max"),
-        (house.limits.over_max in ("cap_and_refund", "refuse"), "limits.over_max"),
-        (house.pour_le_tout_remainder == "return", "payout.pour_le_tout_remainder"),
+        (house.zero.past_max in get_args(PastMax), "zero.past_max"),
+        (house.limits.over_max in get_args(OverMax), "limits.over_max"),
+        (house.pour_le_tout_remainder in get_args(Remainder), "payout.pour_le_tout_remainder"),
     ]
     for ok, key in checks:
         if not ok:
