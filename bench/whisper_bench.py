@@ -23,10 +23,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from callbets import find_house, parse_notation
 from callbets.speech.audio import read_wav
 from callbets.speech.decide import decide
-from callbets.speech.engines import Hearing, hear_whole
+from callbets.speech.denoise import RoomMeter
+from callbets.speech.engines import Candidate, Hearing, hear_whole
 from callbets.speech.engines.sphinx import PocketSphinxEngine
 from callbets.speech.engines.whisper import WhisperEngine, together
 
@@ -38,6 +41,30 @@ def score(hearing: Hearing, lang: str, want: dict[tuple[int, ...], int]) -> tupl
     decision = decide(hearing, lang)
     right = decision.chosen is not None and decision.chosen.merged() == want
     return right, decision.kind == "accept" and not right
+
+
+def margin_of(pcm: bytes) -> float | None:
+    """How far the recording's loud frames stand above its quiet ones (dB): the noise
+    suppression's measure of a noisy room (:class:`~callbets.speech.denoise.RoomMeter`)."""
+    meter = RoomMeter()
+    meter.feed(np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], np.int16))
+    margin = meter.margin()
+    return None if margin is None else round(float(margin), 1)
+
+
+def as_json(hearing: Hearing) -> dict[str, Any]:
+    """A hearing as the dump keeps it (``hearing_of`` reads it back), to try other ways
+    of putting the two together without hearing the files again."""
+    return {"engine": hearing.engine, "second_look": hearing.second_look,
+            "candidates": [[c.text, float(c.score), [[w, float(p)] for w, p in c.words]]
+                           for c in hearing.candidates]}  # fmt: skip
+
+
+def hearing_of(data: dict[str, Any]) -> Hearing:
+    """A hearing from the dump."""
+    candidates = tuple(Candidate(t, s, tuple((w, c) for w, c in words))
+                       for t, s, words in data["candidates"])  # fmt: skip
+    return Hearing(candidates, data["engine"], second_look=data["second_look"])
 
 
 def main() -> int:
@@ -68,9 +95,11 @@ def main() -> int:
         led = engine.hear(pcm)
         spent = time.perf_counter() - start
         row: dict[str, Any] = {"id": item["id"], "voice": item["voice"]}
-        row.update(condition=item["condition"], whisper_seconds=spent)
+        row.update(condition=item["condition"], whisper_seconds=spent, margin=margin_of(pcm))
         for way, hearing in zip(WAYS, (streamed, led, together(streamed, led)), strict=True):
             row[way], row[f"{way}_wrong"] = score(hearing, lang, want)
+        row["hearings"] = [as_json(streamed), as_json(led)]
+        row["want"] = item["expect"]
         results.append(row)
     if args.dump:
         args.dump.write_text("".join(json.dumps(r) + "\n" for r in results))

@@ -200,6 +200,7 @@ class RoomMeter:
     frame is the room's, as for the endpointer)."""
 
     def __init__(self) -> None:
+        _library()  # numpy, if available() was not asked first
         frames = int(METER_SECONDS * RATE / METER_FRAME)
         self._plain: deque[float] = deque(maxlen=frames)
         self._emphasised: deque[float] = deque(maxlen=frames)
@@ -219,15 +220,20 @@ class RoomMeter:
         suppressed until now; kept while the margin is between the two limits)."""
         if len(self._plain) * METER_FRAME < METER_START * RATE:
             return was
-        if _percentile(sorted(self._plain), 0.95) < QUIET_DB:
+        margin = self.margin()
+        if margin is None or margin > CLEAR_ABOVE_DB:
             return False
+        return True if margin < NOISY_BELOW_DB else was
+
+    def margin(self) -> float | None:
+        """How far the loud frames stand above the room (dB), in the band where speech's
+        consonants are; None for a quiet room that has had no voice yet."""
+        if not self._plain or _percentile(sorted(self._plain), 0.95) < QUIET_DB:
+            return None
         levels = sorted(self._emphasised)
         starting = len(levels) * METER_FRAME < RATE  # the room: the quietest frame, at
         room = levels[0] if starting else _percentile(levels, 0.15)  # first (speech?)
-        margin = _percentile(levels, 0.95) - room
-        if margin > CLEAR_ABOVE_DB:
-            return False
-        return True if margin < NOISY_BELOW_DB else was
+        return _percentile(levels, 0.95) - room
 
 
 def _levels(samples: Any, count: int) -> Any:
