@@ -31,6 +31,8 @@ import wave
 from array import array
 from pathlib import Path
 
+import kokoro_voice
+
 from callbets import AnnouncementError, parse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,6 +131,9 @@ def synthesise(engine: str, voice: str, speed: float, text: str, out: Path) -> N
             subprocess.run(["espeak-ng", "-v", voice, "-s", str(int(speed)), "-w", str(raw),
                             text], check=True)  # fmt: skip
             tempo: list[str] = []
+        elif engine == "kokoro":  # a neural voice (bench/kokoro_voice.py)
+            kokoro_voice.say(voice, text, speed, raw)
+            tempo = []
         elif engine == "flite":
             subprocess.run(["flite", "-voice", voice, "-t", text, "-o", str(raw)], check=True)
             tempo = [] if speed == 1.0 else ["tempo", str(speed)]

@@ -18,7 +18,9 @@ and ``bench/adapt_base.py`` adapts on:
         --voices festival:lp_diphone,festival:pc_diphone
 
 A voice is ``engine:name`` (engines as in ``bench/voice_data.py``: espeak, flite,
-festival); espeak-ng voices speak at a speed drawn from 130-190 words a minute.
+festival, and kokoro's neural voices, ``kokoro:fr.jf_alpha``: ``bench/kokoro_voice.py``);
+espeak-ng voices speak at a speed drawn from 130-190 words a minute.  ``--per-text N``
+has each test text said by N of the voices in turn instead of all.
 Needs espeak-ng, festival (and its voices), flite and sox.
 """
 
@@ -120,13 +122,14 @@ def adaptation_set(lang: str, out: Path, voices: list[str], copies: int, seed: i
     return len(manifest)
 
 
-def held_out_set(lang: str, out: Path, voices: list[str], seed: int) -> int:
+def held_out_set(lang: str, out: Path, voices: list[str], seed: int, per_text: int) -> int:
     """The test texts said by every voice, clean, with pink noise and with babble (other
     utterances of the set on top of each other, as a crowded table sounds), at 15 dB."""
     rng = random.Random(seed)
     manifest: list[dict[str, Any]] = []
     for n, (text, notation) in enumerate(texts(lang, "test")):
-        for voice in voices:
+        for k in range(per_text):
+            voice = voices[(n * per_text + k) % len(voices)]
             name = f"{voice.split(':', 1)[1].replace('+', '_')}-{n:03d}"
             say(voice, text, out / "clean" / f"{name}.wav", rng)
             item = {"lang": lang, "text": text, "expect": notation, "voice": voice}
@@ -153,12 +156,13 @@ def main() -> int:
     ap.add_argument("--voices", required=True, help="comma-separated engine:name")
     ap.add_argument("--copies", type=int, default=8, help="adapt: copies of each text")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--per-text", type=int, help="held-out: voices per text (default: all)")
     args = ap.parse_args()
     voices = args.voices.split(",")
     if args.kind == "adapt":
         n = adaptation_set(args.lang, args.out, voices, args.copies, args.seed)
     else:
-        n = held_out_set(args.lang, args.out, voices, args.seed)
+        n = held_out_set(args.lang, args.out, voices, args.seed, args.per_text or len(voices))
     print(f"{n} files in {args.out}")
     return 0
 
