@@ -142,13 +142,25 @@ class Language:
 
     @cached_property
     def _start(self) -> ParseConf[Any]:
-        lalr = self.parser.parser.parser.parser
-        return ParseConf(lalr.parse_table, lalr.callbacks, "start")
+        return lalr_start(self.parser)
 
     @property
     def introduced(self) -> frozenset[str]:
         """Terminals an article may stand before: the bet words and ``NEIGHBOURS``."""
         return _word_terminals(self.parser) | {"NEIGHBOURS"}
+
+
+def lalr_start(parser: Lark) -> ParseConf[Any]:
+    """The parse table and callbacks of a Lark LALR parser, from the ``start`` rule.
+
+    The one place that reaches inside Lark: ``Lark.parser`` (a ``ParsingFrontend``) holds
+    an ``LALR_Parser`` whose ``parser`` is the ``_Parser`` with the table and callbacks.
+    That is Lark 1.2 and 1.3 (the ``lark`` pin in pyproject.toml); ``tests/test_parse.py``
+    checks that the table read here parses as Lark's own front end does.
+    """
+    frontend = parser.parser
+    lalr = frontend.parser.parser  # LALR_Parser, then its _Parser
+    return ParseConf(lalr.parse_table, lalr.callbacks, "start")
 
 
 MAX_SHAPES = 4096
