@@ -84,3 +84,17 @@ def test_a_whole_evening_from_the_shell(where: Where):
     verified = t("verify").stdout
     assert "chaque ligne se vérifie" in verified  # the chain, in the table's language
     assert "celui que donne le journal rejoué" in verified  # the state, replayed
+
+
+def test_every_table_action_has_its_function():
+    """``callbets table ACTION``: each action the parser offers is in the dispatch table
+    (``open`` makes the table, the others act on it), and nothing else is."""
+    import argparse
+
+    from callbets.cli import table as table_cli
+
+    parser = argparse.ArgumentParser()
+    table_cli.add_commands(parser.add_subparsers())
+    table_parser = parser._subparsers._group_actions[0].choices["table"]
+    actions = next(a for a in table_parser._actions if a.dest == "action").choices
+    assert set(actions) - {"open"} == set(table_cli.ACTIONS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -81,83 +82,121 @@ KEYED = frozenset({"bet", "announce"})
 
 
 def _act(table: Table, args: argparse.Namespace) -> int:
-    action = args.action
-    out = sys.stdout
+    """Run one action on an open table (:data:`ACTIONS`)."""
+    return ACTIONS[args.action](table, args)
 
-    def say(key: str, **fields: object) -> str:  # in the table's language
-        return say_in(table.lang, key, **fields)
 
-    if action == "player":
-        table.add_player(args.name)
-        echo(say("cli_seated", player=args.name))
-    elif action in ("bet", "announce"):
-        aid, a = (table.bet if action == "bet" else table.announce)(
-            args.player, " ".join(args.text), key=args.id
-        )
-        status = say("cli_placed" if action == "bet" else "cli_waiting")
-        echo(f"#{aid} {args.player} ({status}): {readback(a, table.lang, table.house)}")
-        for warning in table.limit_warnings(aid):  # over the maximum: said at once
-            echo(f"! {message_in(warning, table.lang)}")
-    elif action == "confirm":
-        table.confirm(args.id)
-        echo(say("cli_confirmed", id=args.id))
-    elif action == "cancel":
-        table.cancel(args.id)
-        echo(say("cli_cancelled", id=args.id))
-    elif action == "undo":
-        echo(say("cli_undone", id=table.undo()))
-    elif action == "clear":
-        echo(say("cli_cleared", count=table.clear(args.player), player=args.player))
-    elif action == "close":
-        dropped = table.close()
-        echo(say("cli_closed"))
-        for aid, player, text in dropped:
-            echo(say("cli_dropped", id=aid, player=player, text=text))
-    elif action == "spin":
-        choices = _zero_choices(table, args.choice or [])
-        report = table.spin(args.number, args.round, choices, args.last)
-        if args.json:
-            sys.stdout.write(json_line(report.to_json()) + "\n")
-        else:
-            describe_spin(report, table.house, table.lang, out)
-    elif action == "replay":
-        aid, call = args.id
-        done = table.replay(aid, args.kind, call)
-        player, _ = table.announcement(aid)
-        from ..console.report import plain, replay  # start-up time: about 18 ms here
+def _say(table: Table, key: str, **fields: object) -> str:
+    """A line in the table's language."""
+    return say_in(table.lang, key, **fields)
 
-        out.write(shown(plain(replay(player, done, table.lang, table.house, drawing=False))))
-    elif action == "show":
-        state = table.state()
-        if args.json:
-            sys.stdout.write(json_line(state) + "\n")
-        else:
-            betting = say("cli_open" if state["betting"] == "open" else "cli_shut")
-            echo(say("cli_show", house=state["house"], lang=state["lang"], round=state["round"],
-                      betting=betting, staked=state["staked"], prison=state["prison"]))  # fmt: skip
-            for player, entry in state["players"].items():
-                echo(say("cli_show_player", player=player, staked=entry["staked"],
-                          prison=entry["prison"]))  # fmt: skip
-    elif action == "audit":
-        if args.output:  # never over an existing file or link; whole, owner-only
-            n = write_new_file(args.output, table.export_audit)
-            echo(say("cli_audit_written", file=args.output, count=n))
-        else:
-            table.export_audit(JsonLines(out))
-    elif action == "verify":
-        return _verify(table, args)
-    elif action == "report":
-        data = evening(table)
-        if args.json:
-            sys.stdout.write(json_line(data) + "\n")
-        else:
-            from ..console.report import evening as said_report  # start-up time, as above
-            from ..console.report import plain  # the same
 
-            out.write(plain(said_report(data, table.lang)))
-    elif action == "backup":
-        table.backup(Path(args.file))
-        echo(say("cli_backup_done", location=table.location, file=args.file))
+def _player(table: Table, args: argparse.Namespace) -> int:
+    table.add_player(args.name)
+    echo(_say(table, "cli_seated", player=args.name))
+    return EXIT_OK
+
+
+def _bet(table: Table, args: argparse.Namespace) -> int:
+    """``bet`` (placed at once) and ``announce`` (waiting for the croupier's confirm)."""
+    placed = args.action == "bet"
+    aid, a = (table.bet if placed else table.announce)(args.player, " ".join(args.text),
+                                                       key=args.id)  # fmt: skip
+    status = _say(table, "cli_placed" if placed else "cli_waiting")
+    echo(f"#{aid} {args.player} ({status}): {readback(a, table.lang, table.house)}")
+    for warning in table.limit_warnings(aid):  # over the maximum: said at once
+        echo(f"! {message_in(warning, table.lang)}")
+    return EXIT_OK
+
+
+def _confirm(table: Table, args: argparse.Namespace) -> int:
+    table.confirm(args.id)
+    echo(_say(table, "cli_confirmed", id=args.id))
+    return EXIT_OK
+
+
+def _cancel(table: Table, args: argparse.Namespace) -> int:
+    table.cancel(args.id)
+    echo(_say(table, "cli_cancelled", id=args.id))
+    return EXIT_OK
+
+
+def _undo(table: Table, args: argparse.Namespace) -> int:
+    echo(_say(table, "cli_undone", id=table.undo()))
+    return EXIT_OK
+
+
+def _clear(table: Table, args: argparse.Namespace) -> int:
+    echo(_say(table, "cli_cleared", count=table.clear(args.player), player=args.player))
+    return EXIT_OK
+
+
+def _close(table: Table, args: argparse.Namespace) -> int:
+    dropped = table.close()
+    echo(_say(table, "cli_closed"))
+    for aid, player, text in dropped:
+        echo(_say(table, "cli_dropped", id=aid, player=player, text=text))
+    return EXIT_OK
+
+
+def _spin(table: Table, args: argparse.Namespace) -> int:
+    choices = _zero_choices(table, args.choice or [])
+    report = table.spin(args.number, args.round, choices, args.last)
+    if args.json:
+        sys.stdout.write(json_line(report.to_json()) + "\n")
+    else:
+        describe_spin(report, table.house, table.lang, sys.stdout)
+    return EXIT_OK
+
+
+def _replay(table: Table, args: argparse.Namespace) -> int:
+    aid, call = args.id
+    done = table.replay(aid, args.kind, call)
+    player, _ = table.announcement(aid)
+    from ..console.report import plain, replay  # start-up time: about 18 ms here
+
+    sys.stdout.write(shown(plain(replay(player, done, table.lang, table.house, drawing=False))))
+    return EXIT_OK
+
+
+def _show(table: Table, args: argparse.Namespace) -> int:
+    state = table.state()
+    if args.json:
+        sys.stdout.write(json_line(state) + "\n")
+        return EXIT_OK
+    betting = _say(table, "cli_open" if state["betting"] == "open" else "cli_shut")
+    echo(_say(table, "cli_show", house=state["house"], lang=state["lang"], round=state["round"],
+              betting=betting, staked=state["staked"], prison=state["prison"]))  # fmt: skip
+    for player, entry in state["players"].items():
+        echo(_say(table, "cli_show_player", player=player, staked=entry["staked"],
+                  prison=entry["prison"]))  # fmt: skip
+    return EXIT_OK
+
+
+def _audit(table: Table, args: argparse.Namespace) -> int:
+    if args.output:  # never over an existing file or link; whole, owner-only
+        n = write_new_file(args.output, table.export_audit)
+        echo(_say(table, "cli_audit_written", file=args.output, count=n))
+    else:
+        table.export_audit(JsonLines(sys.stdout))
+    return EXIT_OK
+
+
+def _report(table: Table, args: argparse.Namespace) -> int:
+    data = evening(table)
+    if args.json:
+        sys.stdout.write(json_line(data) + "\n")
+        return EXIT_OK
+    from ..console.report import evening as said_report  # start-up time, as above
+    from ..console.report import plain  # the same
+
+    sys.stdout.write(plain(said_report(data, table.lang)))
+    return EXIT_OK
+
+
+def _backup(table: Table, args: argparse.Namespace) -> int:
+    table.backup(Path(args.file))
+    echo(_say(table, "cli_backup_done", location=table.location, file=args.file))
     return EXIT_OK
 
 
@@ -376,3 +415,12 @@ def _call_id(value: str) -> tuple[int, int]:
             f"'{value[:60]}': an announcement number from 1 to {MAX_ID}, e.g. 12 or 12.1"
         )
     return int(aid), int(call or 0)
+
+
+ACTIONS: dict[str, Callable[[Table, argparse.Namespace], int]] = {
+    "player": _player, "bet": _bet, "announce": _bet, "confirm": _confirm,
+    "cancel": _cancel, "undo": _undo, "clear": _clear, "close": _close, "spin": _spin,
+    "replay": _replay, "show": _show, "audit": _audit, "verify": _verify,
+    "report": _report, "backup": _backup,
+}  # fmt: skip
+"""What each ``callbets table`` action does to an open table (``open`` makes one)."""
