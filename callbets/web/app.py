@@ -146,142 +146,165 @@ def _pages() -> jinja2.Environment:
     )  # fmt: skip
 
 
-def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = "") -> ASGIApp:
-    """The floor's web application over a poller (started and stopped with the server
-    when ``start``); ``banner`` is said on stderr once it listens."""
-    lang = poller.lang
-    pages = _pages()
+class FloorSite:
+    """The floor's pages, JSON and event stream over one poller: the state the handlers
+    share (the words said, the details kept, the event loops' doorbells) in one place."""
 
-    def proved(table: Table) -> tuple[Proof | None, dict[str, Any] | None]:
-        if poller.prover is not None:
-            return poller.prover.proved_of(table)
-        return poller.watch.proofs.get(table.uid), None
+    def __init__(self, poller: Poller, start: bool = True, banner: str = "") -> None:
+        """A site over ``poller`` (started and stopped with the server when ``start``);
+        ``banner`` is said on stderr once it listens."""
+        self.poller, self.lang, self.start, self.banner = poller, poller.lang, start, banner
+        self.pages = _pages()
+        self.details = Details(
+            lambda table, key, read: table_details(table, key, self.lang, self.proved(table), read),
+            self.stamp,
+        )
+        blanks = {f: f"{{{f}}}" for f in ("tables", "open", "staked", "prison", "flags")}
+        self.words = {key: say_in(self.lang, key, **(blanks if key == "web_totals" else {}))
+                      for key in WORDS}  # fmt: skip
+        self.bells: dict[asyncio.AbstractEventLoop, Doorbell] = {}
 
-    def stamp(table: Table) -> str:
-        proof = proved(table)[0]
+    def proved(self, table: Table) -> tuple[Proof | None, dict[str, Any] | None]:
+        """The table's last proof of its books (and what it proved)."""
+        if self.poller.prover is not None:
+            return self.poller.prover.proved_of(table)
+        return self.poller.watch.proofs.get(table.uid), None
+
+    def stamp(self, table: Table) -> str:
+        """What changes when the table's details must be read again."""
+        proof = self.proved(table)[0]
         return f"{table.head()} {proof.at if proof is not None else ''}"
 
-    details = Details(
-        lambda table, key, read: table_details(table, key, lang, proved(table), read),
-        stamp,
-    )
-    blanks = {f: f"{{{f}}}" for f in ("tables", "open", "staked", "prison", "flags")}
-    words = {key: say_in(lang, key, **(blanks if key == "web_totals" else {})) for key in WORDS}
+    def app(self) -> Starlette:
+        """The web application."""
+        routes = [
+            Route("/", self.floor_page),
+            Route("/table/{key}", self.table_page),
+            Route("/table/{key}/picture.svg", self.picture),
+            Route("/api/floor", self.floor_json),
+            Route("/api/table/{key}", self.table_json),
+            Route("/events", self.events),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ]
+        return Starlette(routes=routes, lifespan=self.lifespan,
+                         exception_handlers={500: self.server_error})  # fmt: skip
 
-    def page(name: str, **fields: Any) -> Response:
-        html = pages.get_template(name).render(
-            lang=lang, title=words["web_title"], words=json.dumps(words), **fields
+    def page(self, name: str, **fields: Any) -> Response:
+        """A page of the floor in its language."""
+        html = self.pages.get_template(name).render(
+            lang=self.lang, title=self.words["web_title"], words=json.dumps(self.words), **fields
         )
         return Response(html, media_type="text/html; charset=utf-8")
 
-    def keys() -> list[str]:
-        return [t["key"] for t in poller.snapshot.data["tables"]]
+    def keys(self) -> list[str]:
+        """The keys of the tables on the floor now."""
+        return [t["key"] for t in self.poller.snapshot.data["tables"]]
 
-    def missing(key: str) -> Response:
-        return PlainTextResponse(say_in(lang, "web_no_table", table=key) + "\n", 404)
+    def missing(self, key: str) -> Response:
+        """No such table (404)."""
+        return PlainTextResponse(say_in(self.lang, "web_no_table", table=key) + "\n", 404)
 
-    async def floor_page(request: Request) -> Response:
-        return page("floor.html")
+    async def floor_page(self, request: Request) -> Response:
+        """The floor: every table."""
+        return self.page("floor.html")
 
-    async def table_page(request: Request) -> Response:
+    async def table_page(self, request: Request) -> Response:
+        """One table's page."""
         key = request.path_params["key"]
-        if key not in keys():
-            return missing(key)
-        return page("table.html", key=key, back=words["web_back"])
+        if key not in self.keys():
+            return self.missing(key)
+        return self.page("table.html", key=key, back=self.words["web_back"])
 
-    async def floor_json(request: Request) -> Response:
-        return Response(poller.snapshot.text, media_type="application/json")
+    async def floor_json(self, request: Request) -> Response:
+        """The floor as JSON."""
+        return Response(self.poller.snapshot.text, media_type="application/json")
 
-    async def read(key: str) -> dict[str, Any] | Response:
-        snapshot = poller.snapshot
+    async def read(self, key: str) -> dict[str, Any] | Response:
+        """One table's details, read once a version (a 404 for an unknown table)."""
+        snapshot = self.poller.snapshot
         entry = next((t for t in snapshot.data["tables"] if t["key"] == key), None)
         if entry is None:
-            return missing(key)
+            return self.missing(key)
         if entry["error"]:
             return {"key": key, "table": entry["table"], "said_error": entry["said_error"],
                     "version": snapshot.version}  # fmt: skip
         try:  # read once a version: the page's picture then comes from what is kept
-            found = details.kept(snapshot, key) or await run_in_threadpool(
-                details.of, snapshot, key
+            found = self.details.kept(snapshot, key) or await run_in_threadpool(
+                self.details.of, snapshot, key
             )
         except Exception as err:  # the table went away or broke since the last look
             log.warning("table %s cannot be read", key, exc_info=True)
-            reason = say_in(lang, "floor_unreadable", reason=" ".join(str(err).split()))
+            reason = say_in(self.lang, "floor_unreadable", reason=" ".join(str(err).split()))
             return {"key": key, "table": entry["table"], "said_error": reason,
                     "version": snapshot.version}  # fmt: skip
-        return found if found is not None else missing(key)
+        return found if found is not None else self.missing(key)
 
-    async def table_json(request: Request) -> Response:
-        found = await read(request.path_params["key"])
+    async def table_json(self, request: Request) -> Response:
+        """One table's details as JSON (its picture apart)."""
+        found = await self.read(request.path_params["key"])
         if isinstance(found, Response):
             return found
         return SafeJSON({k: v for k, v in found.items() if k != "svg"})
 
-    async def picture(request: Request) -> Response:
-        found = await read(request.path_params["key"])
+    async def picture(self, request: Request) -> Response:
+        """One table's layout with its chips (SVG)."""
+        found = await self.read(request.path_params["key"])
         if isinstance(found, Response):
             return found
         if "svg" not in found:
             return PlainTextResponse(found["said_error"] + "\n", 503)
         return Response(found["svg"], media_type="image/svg+xml")
 
-    bells: dict[asyncio.AbstractEventLoop, Doorbell] = {}
-
-    def doorbell() -> Doorbell:
+    def doorbell(self) -> Doorbell:
         """The running event loop's bell, rung by the poller at each change."""
         loop = asyncio.get_running_loop()
-        if loop not in bells:
-            bells[loop] = Doorbell(loop)
-            poller.listeners.append(bells[loop].ring)
-        return bells[loop]
+        if loop not in self.bells:
+            self.bells[loop] = Doorbell(loop)
+            self.poller.listeners.append(self.bells[loop].ring)
+        return self.bells[loop]
 
-    async def events(request: Request) -> Response:
-        bell = doorbell()
+    async def events(self, request: Request) -> Response:
+        """The floor's changes as server-sent events."""
+        return StreamingResponse(self.stream(self.doorbell()), media_type="text/event-stream")
 
-        async def stream() -> AsyncIterator[str]:
-            seen = -1
-            while not poller.closing.is_set():  # the floor stopping ends every stream
-                rung = bell.event  # taken before the look: a change after it rings it
-                snapshot = poller.snapshot
-                if snapshot.version != seen:  # the floor itself: no page reads it again
-                    seen = snapshot.version
-                    yield f"event: floor\ndata: {snapshot.text}\n\n"
-                    continue
-                try:
-                    await asyncio.wait_for(rung.wait(), KEEP_ALIVE)
-                except TimeoutError:
-                    yield ": still here\n\n"
-
-        return StreamingResponse(stream(), media_type="text/event-stream")
+    async def stream(self, bell: Doorbell) -> AsyncIterator[str]:
+        """Each new version of the floor, and a keep-alive between them."""
+        seen = -1
+        while not self.poller.closing.is_set():  # the floor stopping ends every stream
+            rung = bell.event  # taken before the look: a change after it rings it
+            snapshot = self.poller.snapshot
+            if snapshot.version != seen:  # the floor itself: no page reads it again
+                seen = snapshot.version
+                yield f"event: floor\ndata: {snapshot.text}\n\n"
+                continue
+            try:
+                await asyncio.wait_for(rung.wait(), KEEP_ALIVE)
+            except TimeoutError:
+                yield ": still here\n\n"
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if start:
-            await run_in_threadpool(poller.start)
-        if banner:
-            print(banner, file=sys.stderr, flush=True)
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        """Start the poller with the server, say where it listens, stop it after."""
+        if self.start:
+            await run_in_threadpool(self.poller.start)
+        if self.banner:
+            print(self.banner, file=sys.stderr, flush=True)
         try:
             yield
         finally:
-            if start:
-                await run_in_threadpool(poller.stop)
+            if self.start:
+                await run_in_threadpool(self.poller.stop)
 
-    routes = [
-        Route("/", floor_page),
-        Route("/table/{key}", table_page),
-        Route("/table/{key}/picture.svg", picture),
-        Route("/api/floor", floor_json),
-        Route("/api/table/{key}", table_json),
-        Route("/events", events),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ]
+    async def server_error(self, request: Request, exc: Exception) -> Response:
+        """Any failure: a line in the floor's language, never a trace."""
+        return PlainTextResponse(say_in(self.lang, "web_error") + "\n", 500)
 
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return PlainTextResponse(say_in(lang, "web_error") + "\n", 500)
 
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={500: server_error})  # fmt: skip
-    return Guard(app, token, lang)
+def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = "") -> ASGIApp:
+    """The floor's web application over a poller (started and stopped with the server
+    when ``start``), behind its guard (``token``); ``banner`` is said on stderr once it
+    listens."""
+    return Guard(FloorSite(poller, start, banner).app(), token, poller.lang)
 
 
 def serve(poller: Poller, host: str = "127.0.0.1", port: int = 8024, token: str = "") -> int:
