@@ -145,95 +145,115 @@ def history_for(table: Table) -> History:
     return FileHistory(str(path))
 
 
-def _voice(
-    session: Session, prompt: PromptSession[str], listener: Listener, kb: KeyBindings
-) -> None:
-    """Let F5 and /voice start and stop the listener, and feed it into the prompt; F6 puts
-    the next legal reading of an uncertain utterance in the line."""
-    lang = session.lang
-    readings: list[str] = []
-    submitted: list[str] = []  # the words of the last utterance put to the readback
-    resumed: list[Heard] = []  # an utterance to hear once the readback it replaces is dropped
+class VoiceLink:
+    """The listener joined to the console: F5 and /voice start and stop it, what it hears
+    is put in the prompt (or, while no prompt is up, kept until one is), and F6 puts the
+    next legal reading of an uncertain utterance in the line."""
 
-    @kb.add("f6")
-    def _next_reading(event: KeyPressEvent) -> None:
-        if len(readings) > 1:
-            readings.append(readings.pop(0))
-            event.current_buffer.text = readings[0]
-            event.current_buffer.cursor_position = len(readings[0])
+    def __init__(
+        self, session: Session, prompt: PromptSession[str], listener: Listener, kb: KeyBindings
+    ) -> None:
+        self.session, self.prompt, self.listener = session, prompt, listener
+        self.lang = session.lang
+        self.readings: list[str] = []
+        """The legal readings of the last utterance, the one in the line first (F6)."""
+        self.submitted = ""
+        """The words of the last utterance put to the readback."""
+        self.resumed: Heard | None = None
+        """An utterance to hear once the readback it replaces is dropped."""
+        self.waiting: deque[Heard] = deque()
+        """What the listener's thread heard, for the prompt's thread."""
+        self.context = contextvars.copy_context()  # the console's own app session (get_app)
+        kb.add("f6")(self.next_reading)
 
-    def heard(h: Heard) -> None:
-        app = prompt.app
-        buffer = prompt.default_buffer
+    def next_reading(self, event: KeyPressEvent) -> None:
+        """F6: the next legal reading in the line."""
+        if len(self.readings) > 1:
+            self.readings.append(self.readings.pop(0))
+            event.current_buffer.text = self.readings[0]
+            event.current_buffer.cursor_position = len(self.readings[0])
+
+    def toggle(self) -> Fragments:
+        """/voice and F5: start or stop listening, and say which."""
+        session = self.session
+        session.changed()
+        if self.listener.running:
+            self.listener.stop()
+            session.voice = ""
+            return line(say(self.lang, "listening_off"), "class:dim")
+        self.listener.start(self.deliver)
+        session.voice = say(self.lang, "listening_status")
+        return line(say(self.lang, "listening_on", engine=self.listener.describe()), "class:dim")
+
+    def deliver(self, h: Heard) -> None:
+        """What the listener heard (in the listener's thread): kept, then handed over in
+        the prompt's thread."""
+        self.waiting.append(h)
+        loop = self.prompt.app.loop
+        if loop is not None and self.prompt.app.is_running:
+            loop.call_soon_threadsafe(self.flush, context=self.context.copy())
+
+    def flush(self) -> None:
+        """Hand over what was heard (an utterance that continues a dropped readback
+        first, once that readback is gone)."""
+        if self.resumed is not None and self.session.pending is None:
+            resumed, self.resumed = self.resumed, None
+            self.heard(resumed)
+        while self.waiting and self.resumed is None:
+            self.heard(self.waiting.popleft())
+
+    def heard(self, h: Heard) -> None:
+        """One thing heard: partial words in the status bar; a confirm or cancel while a
+        readback waits; otherwise what was heard, and the reading put in the line."""
+        session, app = self.session, self.prompt.app
         if h.kind == "partial":  # the words so far, live in the status bar
-            session.voice = say(lang, "listening_partial", text=h.text[-40:])
+            session.voice = say(self.lang, "listening_partial", text=h.text[-40:])
             session.changed()
             app.invalidate()
             return
-        session.voice = say(lang, "listening_status")
+        session.voice = say(self.lang, "listening_status")
         session.changed()
         if h.kind in ("confirm", "cancel") and session.waiting:
             app.exit(result="" if h.kind == "confirm" else ESCAPE)
             return
         pending = session.pending
-        if h.continues and pending is not None and submitted[-1:] == [pending.text.strip()]:
+        if h.continues and pending is not None and self.submitted == pending.text.strip():
             # the croupier went on after a pause ("zero spiel … by five"): the readback
             # waiting is only the start of what he said; drop it, then hear the whole
-            resumed.append(replace(h, continues=False))
+            self.resumed = replace(h, continues=False)
             app.exit(result=ESCAPE)
             return
-        key = "heard_unsure" if h.kind == "ask" else "heard"
-        style = "class:warn" if h.kind == "ask" else "class:dim"
-        reason = message_in(h.reason, lang)
-        message: Fragments = line(say(lang, key, text=h.text, reason=reason), style)
-        for i, choice in enumerate(h.choices, 1):  # in the table's words, not notation
-            message += line(
-                f"  {i}. {reading_line(choice, lang, session.table.house)}", "class:dim"
-            )
-        readings[:] = list(h.texts)
-        if len(readings) > 1:
-            message += line(say(lang, "next_reading"), "class:dim")
-        if h.kind == "error":
-            session.voice = ""
-            session.changed()
-            message = line(say(lang, "listening_stopped", reason=reason), "class:error")
+        message = self.said(h)
         run_in_terminal(lambda: show(message, app.output))
         if h.kind in ("accept", "ask") and session.pending is None:
+            buffer = self.prompt.default_buffer
             buffer.text = h.text
             buffer.cursor_position = len(h.text)
             if h.kind == "accept":
-                submitted[:] = [h.text.strip()]
+                self.submitted = h.text.strip()
                 buffer.validate_and_handle()
         app.invalidate()
 
-    waiting: deque[Heard] = deque()
-    console = contextvars.copy_context()  # the console's own app session (get_app)
-
-    def flush() -> None:
-        if resumed and session.pending is None:
-            heard(resumed.pop())
-        while waiting and not resumed:
-            heard(waiting.popleft())
-
-    def deliver(h: Heard) -> None:  # in the listener's thread
-        waiting.append(h)
-        loop = prompt.app.loop
-        if loop is not None and prompt.app.is_running:
-            loop.call_soon_threadsafe(flush, context=console.copy())
-
-    session.flush_voice = flush
-
-    def toggle() -> Fragments:
-        session.changed()
-        if listener.running:
-            listener.stop()
-            session.voice = ""
-            return line(say(lang, "listening_off"), "class:dim")
-        listener.start(deliver)
-        session.voice = say(lang, "listening_status")
-        return line(say(lang, "listening_on", engine=listener.describe()), "class:dim")
-
-    session.toggle_voice = toggle
+    def said(self, h: Heard) -> Fragments:
+        """What the console shows of an utterance: the words, the readings to choose from
+        (in the table's words), or why listening stopped."""
+        reason = message_in(h.reason, self.lang)
+        if h.kind == "error":
+            self.session.voice = ""
+            self.session.changed()
+            return line(say(self.lang, "listening_stopped", reason=reason), "class:error")
+        key = "heard_unsure" if h.kind == "ask" else "heard"
+        style = "class:warn" if h.kind == "ask" else "class:dim"
+        message: Fragments = line(say(self.lang, key, text=h.text, reason=reason), style)
+        for i, choice in enumerate(h.choices, 1):  # in the table's words, not notation
+            message += line(
+                f"  {i}. {reading_line(choice, self.lang, self.session.table.house)}",
+                "class:dim",
+            )
+        self.readings[:] = list(h.texts)
+        if len(self.readings) > 1:
+            message += line(say(self.lang, "next_reading"), "class:dim")
+        return message
 
 
 def run(table: Table, listener: Listener | None = None) -> int:
@@ -251,12 +271,13 @@ def run(table: Table, listener: Listener | None = None) -> int:
     )
     prompt.app.ttimeoutlen = 0.05  # Esc acts at once
     if listener is not None:
-        _voice(session, prompt, listener, keys)
+        session.voice_link = VoiceLink(session, prompt, listener, keys)
     show(session.greeting())
     try:
         while not session.done:
             try:
-                text = prompt.prompt(session.prompt, pre_run=session.flush_voice)
+                link = session.voice_link
+                text = prompt.prompt(session.prompt, pre_run=link.flush if link else None)
             except KeyboardInterrupt:
                 continue
             except EOFError:

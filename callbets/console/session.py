@@ -26,10 +26,10 @@ from __future__ import annotations
 import os
 import shlex
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 from ..errors import AmbiguousError, AnnouncementError, CallbetsError
 from ..language.dialogue import confirmation, reading_choice
@@ -67,6 +67,17 @@ class Choices:
     readings: list[str]
 
 
+class VoiceControl(Protocol):
+    """What the console's session asks of the listener joined to its terminal
+    (:class:`callbets.console.app.VoiceLink`)."""
+
+    def toggle(self) -> Fragments:
+        """Start or stop listening, and say which."""
+
+    def flush(self) -> None:
+        """Hand over what was heard while no prompt was up."""
+
+
 class Session:
     """The console's state over one table, and the meaning of each line."""
 
@@ -90,10 +101,8 @@ class Session:
         self.voice = ""
         """What the status line says about listening ("" when off)."""
         self._status: str | None = None
-        self.toggle_voice: Callable[[], Fragments] | None = None
-        """Set by the terminal when it can listen (``/voice``, F5)."""
-        self.flush_voice: Callable[[], None] | None = None
-        """Set by the terminal: hands over what was heard while no prompt was up."""
+        self.voice_link: VoiceControl | None = None
+        """The listener joined to the terminal, where it can listen (``/voice``, F5)."""
         waiting = table.pending()
         if waiting:
             self.pending = Pending(*waiting[-1])
@@ -435,10 +444,9 @@ class Session:
         if name == "report":
             return report.evening(evening(t), self.lang)
         if name == "voice":
-            if self.toggle_voice is None:
+            if self.voice_link is None:
                 return error(say(self.lang, "no_speech"))
-            result: Fragments = self.toggle_voice()
-            return result
+            return self.voice_link.toggle()
         if name in ("help", "h", "?"):
             return line(say(self.lang, "help"), "class:dim")
         if name in ("quit", "exit", "q"):
