@@ -13,8 +13,9 @@ from callbets import (
     parse,
 )
 from callbets.language.grammar import language
+from callbets.language.lexicon import Tok
 from callbets.language.normalize import words
-from callbets.language.numbers import readings
+from callbets.language.numbers import Composer, readings
 from callbets.language.tokens import drop_articles, roles
 
 
@@ -314,3 +315,18 @@ def test_the_parse_table_read_from_inside_lark_parses_as_lark_does(lang, text):
     toks = drop_articles(lexed, grammar.introduced, grammar.lexicon)
     tokens = roles(next(readings(grammar.composer, toks)).tokens, grammar.lexicon, 1)
     assert grammar.read(tokens) == grammar.parser.parse(grammar.to_lark(tokens), start="start")
+
+
+def test_a_word_for_the_hundreds_composes_as_unit_and_hundred():
+    """Spanish says 500 in one word ("quinientos"): such a word stands for "[unit] 100"
+    and takes the rest after it; two of them, or one after a unit, say nothing."""
+
+    def word(value: int) -> Tok:
+        return Tok(f"N{value}", str(value), 0, 0, value)
+
+    composer = Composer(frozenset({5, 20, 50, 100, 500}), {}, {})
+    assert composer.value([word(500)]) == 500
+    assert composer.value([word(500), word(50)]) == 550
+    assert composer.value([word(500), word(20), word(5)]) == 525
+    assert composer.value([word(500), word(500)]) is None
+    assert composer.value([word(5), word(500)]) is None

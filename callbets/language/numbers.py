@@ -16,7 +16,8 @@ How words compose is language-neutral arithmetic over the values the grammar giv
   next ten (French "soixante et onze" is 71 because French has no word for 70);
 * a ``JOIN_TENS`` word may sit between a ten and what follows ("vingt et un");
 * ``[unit] 100 [rest]`` and ``[1-999] 1000 [rest]`` multiply and add, with an optional
-  ``JOIN_HUNDREDS`` word before the rest ("one hundred and five");
+  ``JOIN_HUNDREDS`` word before the rest ("one hundred and five"); a word of its own for
+  200-900 stands for ``[unit] 100`` (Spanish "quinientos cincuenta");
 * zero stands alone; digits stand alone and never compose with words.
 """
 
@@ -32,6 +33,10 @@ from .lexicon import MONEY_WORD, Lexicon, Tok
 
 MAX_READINGS = 256
 """More groupings than this are not explored (a run of number words that long is noise)."""
+
+HUNDREDS = frozenset(range(200, 1000, 100))
+"""Values a language may have one word for, said before the rest of the number as
+"[unit] 100" is (Spanish "quinientos cincuenta" is 550)."""
 
 MAX_RUN = 16
 """The most number words in one run (joining words such as "et" do not count): "deux cent
@@ -105,6 +110,10 @@ class Composer:
         return head * 1000 + rest
 
     def _below_thousand(self, toks: list[Tok]) -> int | None:
+        first = toks[0].value if toks else None
+        if first is not None and first in HUNDREDS and toks[0].type != "DIGITS":
+            rest = self._rest(toks[1:], 100)  # a word for the hundreds ("quinientos")
+            return None if rest is None else first + rest
         k = _index_of(toks, 100)
         if k is None:
             return self._below_hundred(toks)
