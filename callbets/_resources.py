@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -17,6 +18,15 @@ def grammar_dir() -> Path:
         if (candidate / "shared.lark").is_file():
             return candidate
     raise FileNotFoundError("callbets cannot find its grammar files (grammar/shared.lark)")
+
+
+def cache_dir() -> Path:
+    """``$CALLBETS_CACHE``, else ``$XDG_CACHE_HOME/callbets``, else ``~/.cache/callbets``."""
+    given = os.environ.get("CALLBETS_CACHE")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "callbets"
 
 
 @cache

@@ -16,7 +16,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from .._resources import grammar_dir
+from .._resources import cache_dir, grammar_dir
 from .ngram import NGramModel
 from .phrases import table_talk, words
 from .sentences import late_sentences, regional_sentences, sentences
@@ -33,15 +33,6 @@ def training_text(lang: str, count: int = SENTENCES) -> list[str]:
     talk = table_talk(lang)
     repeat = max(1, count // (40 * max(1, len(talk))))
     return said + talk * repeat
-
-
-def cache_dir() -> Path:
-    """``$CALLBETS_CACHE``, else ``$XDG_CACHE_HOME/callbets``, else ``~/.cache/callbets``."""
-    given = os.environ.get("CALLBETS_CACHE")
-    if given:
-        return Path(given)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "callbets"
 
 
 GENERATORS = ("sentences.py", "phrases.py", "ngram.py", "lm.py")
