@@ -101,3 +101,20 @@ def test_an_optional_key_left_out_is_said_in_english(scratch: Path):
     _resources.grammar_tables.cache_clear()
     assert unit.problems("it") == []
     assert _resources.language_words("dialogue.toml", "it")[key] == english[key]
+
+
+def test_a_language_found_complete_is_not_read_again_until_its_files_change(
+    scratch: Path, tmp_path: Path, monkeypatch
+):
+    monkeypatch.setenv("CALLBETS_CACHE", str(tmp_path / "cache"))
+    unit.check_language("it")
+    assert len(list((tmp_path / "cache" / "languages").glob("it-*.complete"))) == 1
+    path = scratch / "dialogue.toml"  # a key taken out: another digest, checked again
+    text = path.read_text(encoding="utf-8")
+    start = text.index("[it]")
+    line_start = text.index("\nconfirm = ", start) + 1
+    path.write_text(text[:line_start] + text[text.index("\n", line_start) + 1 :])
+    _resources.grammar_tables.cache_clear()
+    unit.check_language.cache_clear()
+    with pytest.raises(unit.IncompleteLanguage, match="confirm"):
+        unit.check_language("it")

@@ -12,13 +12,16 @@ runs; nothing is found missing one key at a time in the middle of an evening.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from .._resources import grammar_dir, grammar_tables
+from .._resources import cache_dir, grammar_dir, grammar_tables
 
 REFERENCE = "en"
 """The language every other is checked against, and the fallback of an optional key."""
@@ -122,10 +125,31 @@ def problems(lang: str) -> list[str]:
 
 @cache
 def check_language(lang: str) -> None:
-    """Refuse a language that is not complete (checked once per language).
+    """Refuse a language that is not complete (checked once per language, and once per
+    version of its files: a language found complete leaves a stamp named by their
+    digest in the cache folder, so a command starting does not read every table again).
 
     :raises IncompleteLanguage: naming every file and key missing.
     """
+    stamp = _stamp(lang)
+    if stamp is not None and stamp.is_file():
+        return
     found = problems(lang)
     if found:
         raise IncompleteLanguage(lang, found)
+    if stamp is not None:
+        with contextlib.suppress(OSError):  # a cache that cannot be written: check again
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.touch()
+
+
+def _stamp(lang: str) -> Path | None:
+    """The stamp of a language found complete: named by the digest of its grammar file
+    and every word file (None where they cannot all be read)."""
+    digest = hashlib.sha256(lang.encode())
+    try:
+        for name in (f"{lang}.lark", *WORD_FILES):
+            digest.update((grammar_dir() / name).read_bytes())
+    except OSError:
+        return None
+    return cache_dir() / "languages" / f"{lang}-{digest.hexdigest()[:24]}.complete"
