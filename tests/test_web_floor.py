@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -541,3 +542,28 @@ def test_a_table_page_shows_every_bet_on_the_layout_as_read_bet_by_bet(
         assert len(page["chips"]) == len(chips) == page["svg"].count('class="chip"')
     assert lines["noir"][0].startswith(say_in("fr", "web_in_prison", bet="", level=1)[:6])
     assert chips[("straight", (17,))] == 5 + 1 + 5 + 10
+
+
+def _status_for_host(url: str, host: str) -> tuple[int, str]:
+    """One request with this ``Host`` header (what a page elsewhere sends after pointing
+    its own name at this machine)."""
+    request = urllib.request.Request(url + "/api/floor", headers={"Host": host})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def test_a_name_the_floor_does_not_serve_is_refused(floor: Path):
+    """DNS rebinding: a page at evil.example points its name at 127.0.0.1 and asks the
+    floor for its tables; the floor answers only to addresses, localhost, this machine's
+    name and the names it was given (--allow-host)."""
+    with serving([str(floor)], lang="fr", hosts=frozenset({"pit.casino.example"})) as url:
+        port = url.rsplit(":", 1)[1]
+        status, body = _status_for_host(url, f"evil.example:{port}")
+        assert status == 421 and "--allow-host" in body and "ne répond qu'à" in body
+        assert "tables" not in body
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}",
+                     "pit.casino.example", f"{socket.gethostname()}:{port}"):  # fmt: skip
+            assert _status_for_host(url, host)[0] == 200, host

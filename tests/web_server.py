@@ -39,7 +39,8 @@ def table(location: str, *steps: tuple[str, ...], lang: str = "fr") -> None:
 
 @contextmanager
 def serving(sources: list[str], lang: str = "en", token: str = "", every: float = 0.3,
-            poller: Poller | None = None) -> Iterator[str]:  # fmt: skip
+            poller: Poller | None = None, hosts: frozenset[str] = frozenset(),
+            ) -> Iterator[str]:  # fmt: skip
     """The floor of ``sources`` served (or ``poller``'s, not started: its snapshot as it
     is); yields its address (``http://127.0.0.1:PORT``)."""
     start = poller is None
@@ -47,7 +48,7 @@ def serving(sources: list[str], lang: str = "en", token: str = "", every: float 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    app = build(poller, token, start=start)
+    app = build(poller, token, start=start, hosts=hosts)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=1)  # fmt: skip
     server = uvicorn.Server(config)

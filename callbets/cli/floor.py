@@ -137,7 +137,7 @@ def _serve(args: argparse.Namespace, watch: Watch) -> int:
     if not token and not loopback(args.host):
         print(say_in(args.lang, "web_open_network", host=args.host), file=sys.stderr, flush=True)
     poller = web.Poller([str(t) for t in args.table], args.lang, args.every, args.large_win, watch)
-    return web.serve(poller, args.host, args.port, token)
+    return web.serve(poller, args.host, args.port, token, frozenset(args.allow_host or ()))
 
 
 def add_commands(sub: Any) -> None:
@@ -185,6 +185,10 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="with --serve: the address to listen on (default: %(default)s, this "
                    "machine only; another one without --token is warned about)")  # fmt: skip
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="with --serve: a name the floor answers to (repeatable); it always "
+                   "answers to its addresses, localhost and this machine's name, and "
+                   "refuses any other Host (a page elsewhere pointing a name at it)")  # fmt: skip
     p.add_argument("--port", type=whole_number(1, 65535), default=DEFAULT_PORT,
                    help="with --serve: the port (default: %(default)s)")  # fmt: skip
     p.add_argument(

@@ -25,8 +25,10 @@ import base64
 import binascii
 import contextlib
 import hmac
+import ipaddress
 import json
 import logging
+import socket
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -100,12 +102,36 @@ def authorised(header: str, token: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8"))
 
 
-class Guard:
-    """Every request: GET or HEAD only (405), the token when there is one (401, with
-    ``WWW-Authenticate: Basic`` so a browser asks for it), and the security headers."""
+def served_name(host_header: str, named: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` names this floor: an address (IPv4 or IPv6, any
+    port), ``localhost``, this machine's own name, or a name given (``--allow-host``).
+    Any other name is a page elsewhere that had its name pointed at this machine (DNS
+    rebinding): it must not read the floor."""
+    name = host_header.strip().lower()
+    if name.startswith("["):  # [::1]:8024
+        name = name[1 : name.find("]")] if "]" in name else name
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    own = {"localhost", socket.gethostname().lower(), socket.getfqdn().lower()}
+    return name.rstrip(".") in own | {n.lower() for n in named}
 
-    def __init__(self, app: ASGIApp, token: str, lang: str) -> None:
-        self.app, self.token, self.lang = app, token, lang
+
+class Guard:
+    """Every request: a ``Host`` this floor serves (421 otherwise: :func:`served_name`),
+    GET or HEAD only (405), the token when there is one (401, with ``WWW-Authenticate:
+    Basic`` so a browser asks for it), and the security headers."""
+
+    def __init__(
+        self, app: ASGIApp, token: str, lang: str, hosts: frozenset[str] = frozenset()
+    ) -> None:
+        self.app, self.token, self.lang, self.hosts = app, token, lang, hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The ASGI call."""
@@ -122,7 +148,11 @@ class Guard:
             await send(message)
 
         refused: Response | None = None
-        if scope["method"] not in READING:
+        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        if not served_name(host, self.hosts):
+            log.warning("a request for host %r refused (not a name this floor serves)", host)
+            refused = PlainTextResponse(say_in(self.lang, "web_host") + "\n", 421)
+        elif scope["method"] not in READING:
             refused = PlainTextResponse(
                 say_in(self.lang, "web_read_only") + "\n", 405, {"Allow": "GET, HEAD"}
             )
@@ -300,18 +330,32 @@ class FloorSite:
         return PlainTextResponse(say_in(self.lang, "web_error") + "\n", 500)
 
 
-def build(poller: Poller, token: str = "", *, start: bool = True, banner: str = "") -> ASGIApp:
+def build(
+    poller: Poller,
+    token: str = "",
+    *,
+    start: bool = True,
+    banner: str = "",
+    hosts: frozenset[str] = frozenset(),
+) -> ASGIApp:
     """The floor's web application over a poller (started and stopped with the server
-    when ``start``), behind its guard (``token``); ``banner`` is said on stderr once it
-    listens."""
-    return Guard(FloorSite(poller, start, banner).app(), token, poller.lang)
+    when ``start``), behind its guard (``token``, and ``hosts``: names it answers to
+    besides addresses and this machine's); ``banner`` is said on stderr once it listens."""
+    return Guard(FloorSite(poller, start, banner).app(), token, poller.lang, hosts)
 
 
-def serve(poller: Poller, host: str = "127.0.0.1", port: int = 8024, token: str = "") -> int:
+def serve(
+    poller: Poller,
+    host: str = "127.0.0.1",
+    port: int = 8024,
+    token: str = "",
+    hosts: frozenset[str] = frozenset(),
+) -> int:
     """Serve the floor until interrupted (Ctrl-C); returns the exit status."""
     banner = say_in(poller.lang, "web_serving", host=host, port=port)
     config = uvicorn.Config(
-        build(poller, token, banner=banner), host=host, port=port, log_level="warning",
+        build(poller, token, banner=banner, hosts=hosts), host=host, port=port,
+        log_level="warning",
         access_log=False, server_header=False, timeout_graceful_shutdown=2,
         lifespan="on",
     )  # fmt: skip
