@@ -480,6 +480,9 @@ class Assembler(AroundCalls):
             return
         if cur is not None and cur.is_bare:
             raise AmbiguousError(message("number_then_range", word=el.text), [], column=el.start)
+        if cur is not None and (cur.words or cur.neighbours is not None):
+            # "tiers du 19 au 36 à 5", "vecinos del 19 al 36": passe too, or "of 19"?
+            raise AmbiguousError(message("juxtaposed", word=el.text), [], column=el.start)
         self._new(el.start).range = el
 
     def _stake(self, el: StakeEl) -> None:
@@ -505,7 +508,7 @@ class Assembler(AroundCalls):
         silently.  Only where the stake word also says "of" and the number is on the
         layout."""
         cur = self.current
-        word = el.text.split()[0] if el.text else ""
+        word = el.text.split(str(el.amount))[0].strip()  # the stake word(s): "de", "de a"
         voisins = cur is not None and cur.neighbours is not None and cur.alone
         if el.kind != "piece" or word not in self.centre_or_stake or not voisins:
             return
