@@ -199,8 +199,11 @@ def _same_chips_allowed(m: Mutant, original: Announcement, lang: str) -> bool:
             return True  # "34 35 36" → "34 36": the street named by its ends
     if _meaning(m.text, lang) == _meaning(original.text, lang):
         return True  # only articles or politeness changed
-    if m.changed[0] in language(lang).lexicon.roles.get("RANGE_FROM", ()):
+    roles = language(lang).lexicon.roles
+    if m.changed[0] in roles.get("RANGE_FROM", ()):
         return True  # "from 13 to 24" → "13 to 24"
+    if m.changed[0] in roles.get("INDEFINITE", ()) or _terminal(lang, m.changed[0]) == "ARTICLE":
+        return True  # "un cheval 8/11" → "cheval 8/11"; "l'uno" → "uno"
     return _terminal(lang, m.changed[0]) in CONFIRMING
 
 

@@ -49,27 +49,27 @@ def _add_table(path: Path, lang: str, lines: list[str]) -> None:
 
 
 def test_a_half_added_language_is_refused_naming_every_missing_key(scratch: Path):
-    (scratch / "es.lark").write_text((scratch / "fr.lark").read_text(encoding="utf-8"))
-    _add_table(scratch / "messages.toml", "es", ['no_bet = "ninguna apuesta"'])
-    _add_table(scratch / "dialogue.toml", "es", [])
-    found = unit.problems("es")
+    (scratch / "pt.lark").write_text((scratch / "fr.lark").read_text(encoding="utf-8"))
+    _add_table(scratch / "messages.toml", "pt", ['no_bet = "nenhuma aposta"'])
+    _add_table(scratch / "dialogue.toml", "pt", [])
+    found = unit.problems("pt")
     files = [p.split(":")[0] for p in found]
     assert files == ["grammar/messages.toml", "grammar/readback.toml", "grammar/dialogue.toml",
                      "grammar/console.toml", "grammar/commands.toml"]  # fmt: skip
     english = _resources.grammar_tables("messages.toml")["en"]
     missing_messages = found[0].split("missing ", 1)[1].split(", ")
     assert set(missing_messages) == set(english) - {"no_bet"}  # every key, not the first
-    assert "no [es] table" in found[1]
+    assert "no [pt] table" in found[1]
     with pytest.raises(unit.IncompleteLanguage) as err:
-        unit.check_language("es")
-    assert "language 'es' is incomplete" in str(err.value) and "stops_after" in str(err.value)
+        unit.check_language("pt")
+    assert "language 'pt' is incomplete" in str(err.value) and "stops_after" in str(err.value)
 
 
 def test_a_language_is_checked_before_its_grammar_is_read(scratch: Path, monkeypatch):
-    (scratch / "es.lark").write_text("this is not a grammar")
-    monkeypatch.setattr(grammar_module, "LANGUAGES", (*LANGUAGES, "es"))
+    (scratch / "pt.lark").write_text("this is not a grammar")
+    monkeypatch.setattr(grammar_module, "LANGUAGES", (*LANGUAGES, "pt"))
     with pytest.raises(unit.IncompleteLanguage, match=r"grammar/readback\.toml"):
-        grammar_module.language("es")
+        grammar_module.language("pt")
 
 
 def test_templates_with_other_fields_are_named(scratch: Path):

@@ -173,6 +173,16 @@ LESS_COMMON = {
          "Say its stake, or 'and' between the bets"),
         ("tiers of two", "no_serie", "no tiers 2 (serie 5/8 or 0/2/3)"),
     ],
+    "es": [
+        ("caballo 5/9 a 5", "no_split_but",
+         "no hay caballo 5/9: el 5 y el 9 no están juntos (5/9 indica: cuadro 5/6/8/9)"),
+        ("vecinos por 45", "piece_or_total", "«por 45»: ¿45 por ficha, o 45 en total?"),
+        ("tercio a 12", "tiers_twelve",
+         "«a 12»: ¿el tercio a 12 la ficha, o el tercio en pleno (sus 12 números a pleno)?"),
+        ("finales ocho y nueve a cinco", "finales_plein_or_cheval",
+         "finales 8 y 9: ¿dos finales en pleno, o el final 8/9 a caballo? "
+         "Diga «en pleno» o «a caballo»"),
+    ],
 }  # fmt: skip
 """Less common refusals, each as the table hears it: its key and its message."""
 

@@ -25,6 +25,9 @@ REVIEWED = {
     ("fr", "cheval dix sept par cinq"): "split 7/10 x5",  # "cheval dix sept" is 7/10
     ("fr", "cheval dix sept par vingt cinq"): "split 7/10 x25",
     ("en", "thirty and three neighbours fifty each"): "neighbours 30 n3 x50",
+    ("es", "vecinos a 20"): "voisins x20",  # "grandes vecinos" are the vecinos del cero
+    ("es", "treinta pleno y dos a diez"): "straight 30 x10 ; straight 2 x10",
+    ("es", "19 de a 36"): "straight 19 x36",  # "de a": a piece
 }
 """Mutants whose reading the rules of ``mutations.py`` cannot derive, checked by hand."""
 

@@ -24,7 +24,14 @@ EVENINGS = {
            "tiers à 5", "pas de cheval 5/9"],
     "it": ["rosso", "17 pieno da 1000", "finale 7 da 2", "il 17 con i vicini da 1",
            "serie 5/8 da 5", "cavallo 5/9"],
+    "es": ["rojo", "17 pleno a 1000", "final 7 a 2", "el 17 y sus vecinos a 1",
+           "serie 5/8 a 5", "caballo 5/9"],
 }  # fmt: skip
+OTHER_LANGUAGES = re.compile(
+    r"\b(pièces?|mises?|joueur|soirée|tableau|refusée?|pezzi|puntat[ae]|giocatore|serata|"
+    r"tavolo|rifiutat[ao]|voisins|orphelins|vicini|orfanelli|cheval|cavallo|plein|pieno)\b"
+)
+"""French and Italian words no Spanish line may hold."""
 
 
 def run(*args: str) -> str:
@@ -64,6 +71,8 @@ def test_an_evening_at_the_table_speaks_its_language(tmp_path: Path, lang: str) 
                 continue  # a command to type
             found = ENGLISH.search(line.replace("callbets table verify", ""))
             assert found is None, f"{found.group(0)!r} in {line!r}"
+            other = OTHER_LANGUAGES.search(line) if lang == "es" else None
+            assert other is None, f"{other.group(0)!r} in {line!r}"
 
 
 CONSOLE = {
@@ -77,6 +86,11 @@ CONSOLE = {
            "rosso: serie 5/8 da 5", "annulla", "/tavolo", "rien ne va plus", "0",
            "blu: spostare su nero", "", "rosso: a rifare", "/ultimo", "rien ne va plus",
            "diciassette", "/rapporto", "rosso: nero da 5", "/aiuto"],
+    "es": ["/sentar rojo azul", "rojo: 17 pleno a 1000", "", "azul: rojo a 10", "",
+           "rojo: final 7 a 2", "", "rojo: vecinos 45", "2", "", "rojo: caballo 5/9",
+           "rojo: serie 5/8 a 5", "anula", "/mesa", "no va más", "0", "azul: la mitad",
+           "", "rojo: a repetir", "/ultima", "no va más", "diecisiete", "/informe",
+           "rojo: negro a 5", "/ayuda"],
 }  # fmt: skip
 
 
@@ -91,6 +105,8 @@ def test_an_evening_at_the_console_speaks_its_language(tmp_path: Path, lang: str
         for line in plain(session.handle(typed)).splitlines():
             found = ENGLISH.search(line.replace("callbets table verify", ""))
             assert found is None, f"{found.group(0)!r} in {line!r} (after {typed!r})"
+            other = OTHER_LANGUAGES.search(line) if lang == "es" else None
+            assert other is None, f"{other.group(0)!r} in {line!r} (after {typed!r})"
     assert session.table.ended  # the whole evening was played
 
 
