@@ -64,11 +64,11 @@ def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[To
     group = _number_group(after)
     if group:
         return _numbers(before, stake, after, group, marker)
-    if any(t.type in SEPARATORS for t in before):
+    if _several_calls(before):
         raise _unclear(marker)  # which call of several does it replace?
     if all(t.type in AMOUNTS | NUMBERS | SEPARATORS | STAKE_WORDS | STAKE_ENDS for t in after):
         raise _unclear(marker)  # no bet word: it cannot stand for the whole call
-    if stake is not None and not any(t.type in AMOUNTS for t in after):
+    if stake is not None and not any(_stake_length(after[i:]) for i in range(len(after))):
         raise _unclear(marker)  # the new bet: at the old stake, or at one piece?
     return tuple(after)
 
@@ -91,6 +91,19 @@ def _numbers(
         return (*before[:amount], new[0]._replace(type=before[amount].type),
                 *before[amount + 1 :], *after[group:])  # fmt: skip
     raise _unclear(marker)
+
+
+NEIGHBOURS = frozenset({"NEIGHBOURS", "COUNT", "SIDES"})
+"""What an "and" joins to a number within one call ("le 17 et les voisins")."""
+
+
+def _several_calls(toks: Sequence[Tok]) -> bool:
+    """Whether a separator joins calls ("voisins et tiers"), not a number and its
+    neighbours within one call ("le 17 et les voisins")."""
+    return any(
+        t.type in SEPARATORS and not (i + 1 < len(toks) and toks[i + 1].type in NEIGHBOURS)
+        for i, t in enumerate(toks)
+    )
 
 
 def _unclear(marker: Tok) -> AmbiguousError:
