@@ -28,6 +28,8 @@ REVIEWED = {
     ("es", "vecinos a 20"): "voisins x20",  # "grandes vecinos" are the vecinos del cero
     ("es", "treinta pleno y dos a diez"): "straight 30 x10 ; straight 2 x10",
     ("es", "19 de a 36"): "straight 19 x36",  # "de a": a piece
+    # the part a correction replaces is dropped, whatever was missing from it
+    ("es", "el tercio a no mejor los huérfanos a cinco"): "orphelins x5",
 }
 """Mutants whose reading the rules of ``mutations.py`` cannot derive, checked by hand."""
 

@@ -37,7 +37,7 @@ _WORD = re.compile(
   | (?P<comma>[,;\n])               # a new line separates like a comma
   | (?P<symbol>[&+=€£$×@])
   | (?P<hyphen>-)                   # dix-sept, or a hyphen cut off a word
-  | (?P<skip>(?:[^\S\n]|[.!?:"()\[\]'])+)   # spaces and punctuation: one match a run
+  | (?P<skip>(?:[^\S\n]|[.!?:"()\[\]'¿¡«»“”…])+)   # spaces and punctuation: one run
   | (?P<other>.)
     """,
     re.VERBOSE,
