@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from callbets import find_house
+from callbets import AnnouncementError, find_house, parse
 from callbets.errors import HouseError
 from callbets.roulette import house as house_module
 from callbets.roulette.house import house_from_text
@@ -79,3 +79,20 @@ def _keys_documented() -> set[str]:
 def test_every_key_the_loader_reads_is_documented_and_nothing_else():
     assert _keys_read() - _keys_documented() == set(), "not in callbets/houses/README.md"
     assert _keys_documented() - _keys_read() - {"extends"} == set(), "documented, never read"
+
+
+def test_a_house_says_what_a_stake_word_of_either_meaning_means(tmp_path: Path):
+    """Italian "per", Spanish "por": asked by default; a house that reads them one way
+    says so (stakes.either), and then a total that does not divide is refused."""
+    path = tmp_path / "por.toml"
+    path.write_text('extends = "venice-french"\nname = "por-total"\n[stakes]\neither = "total"\n')
+    total = find_house(str(path))
+    with pytest.raises(AnnouncementError, match="in total"):
+        parse("vecinos del cero por 45", "es")
+    assert parse("vecinos del cero por 45", "es", total).notation() == "voisins x5"
+    assert parse("la serie per 60", "it", total).notation() == "tiers x10"
+    with pytest.raises(AnnouncementError, match="does not divide"):
+        parse("vecinos por 5", "es", total)
+    path.write_text(path.read_text().replace('"total"', '"per_piece"'))
+    find_house.cache_clear()
+    assert parse("la serie per 6", "it", find_house(str(path))).notation() == "tiers x6"

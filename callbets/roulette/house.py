@@ -31,6 +31,7 @@ OverMax = Literal["cap_and_refund", "refuse"]
 OrphelinsDefault = Literal["cheval", "plein"]
 CompleteStyle = Literal["progressive", "flat"]
 BareAmount = Literal["ask", "per_piece"]
+EitherStake = Literal["ask", "total", "per_piece"]
 Remainder = Literal["return"]
 """The choices a house file makes, each one of a closed set of words."""
 
@@ -128,6 +129,10 @@ class House:
     """What cannot be placed "pour le tout": ``return`` (to the player)."""
     require_croupier: bool = False
     """Whether every change to a table must name its croupier (``table.require_croupier``)."""
+    either_stake: EitherStake = "ask"
+    """A stake word that means "a piece" at some tables and "in total" at others (Italian
+    "per", Spanish "por"): ``ask`` (the default), or the house's own reading, ``total`` or
+    ``per_piece`` (``stakes.either``)."""
 
     def offers(self, call: str) -> bool:
         """True when the house accepts this called bet."""
@@ -204,12 +209,14 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         pour_le_tout=frozenset(_get(data, "payout.pour_le_tout", list, source, str)),
         pour_le_tout_remainder=_get(data, "payout.pour_le_tout_remainder", str, source),
         require_croupier=_optional(data, "table.require_croupier", bool, False, source),
+        either_stake=_optional(data, "stakes.either", str, "ask", source),
     )
     checks = [
         (house.orphelins_default in get_args(OrphelinsDefault), "calls.orphelins_default"),
         (1 <= house.neighbours_default <= house.neighbours_max <= 9, "neighbours"),
         (house.complete_style in get_args(CompleteStyle), "complete.style"),
         (house.bare_amount in get_args(BareAmount), "stakes.bare_amount"),
+        (house.either_stake in get_args(EitherStake), "stakes.either"),
         (0 < house.piece_value <= MAX_AMOUNT, "piece_value"),
         (house.zero.prison_max_levels >= 0, "zero.prison_max_levels"),
         (house.limits.min_outside_pieces >= 0, "limits.min_outside_pieces"),

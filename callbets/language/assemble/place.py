@@ -355,6 +355,9 @@ class Placing:
         if stake is None:
             return self.house.piece_value
         pieces = sum(k for _, recipe in members for _, k in recipe)
+        if stake.kind == "either" and self.house.either_stake != "ask":  # the house says
+            stake = replace(stake, kind="piece" if self.house.either_stake == "per_piece"
+                            else "total")  # fmt: skip
         if stake.kind in ("piece", "total") and not stake.together:
             self._ask_each_or_all(stake, members, pieces)
         if stake.kind == "piece":
