@@ -22,21 +22,25 @@ import time
 from pathlib import Path
 
 from callbets import AnnouncementError, parse
+from callbets.language.grammar import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.jsonl"))
 SAMPLE = ROOT.parent / "shared" / "corpus" / "sample.jsonl"
 
 
-def announcements() -> dict[str, list[str]]:
-    """Typical announcements per language, from the project's corpus and the shared sample."""
-    texts: dict[str, list[str]] = {"fr": [], "it": [], "en": []}
+def announcements(known: Path = ROOT) -> dict[str, list[str]]:
+    """Typical announcements per language, from the project's corpus and the shared sample
+    (the languages ``known`` has a grammar for: another checkout may have fewer)."""
+    langs = sorted(p.stem for p in (known / "grammar").glob("*.lark") if p.stem != "shared")
+    texts: dict[str, list[str]] = {lang: [] for lang in LANGUAGES if lang in langs}
     for path in [*CORPUS, SAMPLE]:
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     case = json.loads(line)
-                    texts[case["lang"]].append(case["text"])
+                    if case["lang"] in texts:
+                        texts[case["lang"]].append(case["text"])
     return texts
 
 
@@ -85,6 +89,7 @@ def figures() -> dict[str, dict[str, float]]:
 WORKER = """
 import contextlib, json, sys, time
 from callbets import AnnouncementError, parse
+from callbets.language.grammar import LANGUAGES
 texts = json.loads(sys.argv[1])
 def one(lang):
     for text in texts[lang]:
@@ -122,7 +127,7 @@ def _timed(checkout: Path, args: list[str], feed: bytes | None = None) -> float:
 def compare(other: Path, rounds: int) -> None:
     """Take turns between this checkout and ``other`` (the first to go alternates), on
     this checkout's announcements; print medians and the median of the paired ratios."""
-    texts = announcements()
+    texts = announcements(other)
     workers = {
         name: subprocess.Popen(
             [sys.executable, "-c", WORKER, json.dumps(texts)],
