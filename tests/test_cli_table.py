@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from .conftest import Where
 
@@ -98,3 +99,30 @@ def test_every_table_action_has_its_function():
     table_parser = parser._subparsers._group_actions[0].choices["table"]
     actions = next(a for a in table_parser._actions if a.dest == "action").choices
     assert set(actions) - {"open"} == set(table_cli.ACTIONS)
+
+
+def test_replays_and_zero_choices_take_the_tables_words_and_answer_with_them(tmp_path: Path):
+    """``table replay 1 "a rifare"`` and ``spin 0 --choice "blu=a metà"`` at an Italian
+    table: the words the table itself prints are accepted; anything else is refused
+    (exit 2) with the table's own words for what may be said, naming the player."""
+    path = str(tmp_path / "it.sqlite")
+
+    def t(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "callbets", "table", "--table", path, *args],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+
+    for step in (("open", "--lang", "it"), ("player", "blu"), ("bet", "blu", "serie 5/8 da 5"),
+                 ("bet", "blu", "rosso da 10"), ("close",)):  # fmt: skip
+        assert t(*step).returncode == 0, step
+    refused = t("spin", "0", "--choice", "blu=in galera")
+    assert refused.returncode == 2 and "blu" in refused.stderr and "a dividere" in refused.stderr
+    assert "half" not in refused.stderr and "puntata 1" not in refused.stderr
+    assert t("spin", "0", "--choice", "blu=a metà").returncode == 0
+    assert t("bet", "blu", "serie 5/8 da 5").returncode == 0 and t("close").returncode == 0
+    assert t("spin", "8").returncode == 0
+    wrong = t("replay", "3", "a completer")
+    assert (
+        wrong.returncode == 2 and "a completare" in wrong.stderr and "refaire" not in wrong.stderr
+    )
+    done = t("replay", "3", "a rifare")
+    assert done.returncode == 0 and "a rifare" in done.stdout

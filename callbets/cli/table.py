@@ -11,8 +11,10 @@ from typing import Any, TextIO
 
 from ..errors import CallbetsError, InputError, OutcomeUnknown, TableError
 from ..files import write_new_file
+from ..language.dialogue import phrase
 from ..language.grammar import LANGUAGES
-from ..language.readback import readback
+from ..language.readback import readback, replay_name
+from ..language.talk import REPLAYS, table_talk
 from ..messages import message_in, said, say_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import Head, SpinReport, Table, default_path, kept_heads, location_of, record_head
@@ -151,7 +153,7 @@ def _spin(table: Table, args: argparse.Namespace) -> int:
 
 def _replay(table: Table, args: argparse.Namespace) -> int:
     aid, call = args.id
-    done = table.replay(aid, args.kind, call)
+    done = table.replay(aid, _replay_kind(table, args.kind), call)
     player, _ = table.announcement(aid)
     from ..console.report import plain, replay  # start-up time: about 18 ms here
 
@@ -321,8 +323,9 @@ def add_commands(sub: Any) -> None:
     r = acts.add_parser("replay", help="replay a winning called bet")
     r.add_argument("id", metavar="ANNOUNCEMENT[.CALL]", type=_call_id,
                    help="the announcement's number and which call (12 or 12.1)")  # fmt: skip
-    r.add_argument("kind", choices=["refaire", "completer", "tout"],
-                   help="à refaire, à compléter or pour le tout")  # fmt: skip
+    r.add_argument("kind", metavar="KIND",
+                   help="which replay, in the table's words (à refaire, à compléter, pour le "
+                   "tout; a rifare …), or refaire, completer, tout")  # fmt: skip
     sh = acts.add_parser("show", help="the table's state")
     sh.add_argument("--json", action="store_true", help="print the state as JSON")
     au = acts.add_parser("audit", help="export the audit log as JSON lines")
@@ -397,6 +400,9 @@ def _zero_choices(table: Table, given: list[tuple[str, str]]) -> dict[str, str]:
     out: dict[str, str] = {}
     for who, choice in given:
         meant = zero_choice_in(choice, table.lang, table.house)
+        if meant.partition(":")[0] not in table.house.zero.choices:  # in the table's words
+            offered = ", ".join(phrase(k, table.lang) for k in sorted(table.house.zero.choices))
+            raise InputError(said("zero_choice_refused", player=who, said=choice, offered=offered))
         bets = (
             [b.id for b in table.open_bets() if b.player == who] if not who.isdecimal() else [who]
         )
@@ -404,6 +410,21 @@ def _zero_choices(table: Table, given: list[tuple[str, str]]) -> dict[str, str]:
             raise TableError(said("zero_no_bets", player=who))
         out.update(dict.fromkeys(bets, meant))
     return out
+
+
+def _replay_kind(table: Table, given: str) -> str:
+    """``refaire``, ``completer`` or ``tout``, as given or as said in the table's words
+    ("à compléter", "a rifare").
+
+    :raises InputError: neither (exit 2), with the table's own names for them.
+    """
+    if given in REPLAYS:
+        return given
+    talk = table_talk(given, table.lang)
+    if talk is not None and talk.action in REPLAYS and talk.which is None:
+        return talk.action
+    names = ", ".join(replay_name(kind, table.lang) for kind in REPLAYS)
+    raise InputError(said("replay_unknown", said=given, names=names))
 
 
 def _call_id(value: str) -> tuple[int, int]:
