@@ -19,7 +19,7 @@ from pathlib import Path
 from .._resources import cache_dir, grammar_dir
 from .ngram import NGramModel
 from .phrases import table_talk, words
-from .sentences import late_sentences, regional_sentences, sentences
+from .sentences import late_sentences, regional_sentences, registry_sentences, sentences
 
 SENTENCES = 30000
 """Announcements counted per language (more changed nothing measurable on the dev set)."""
@@ -29,7 +29,7 @@ ORDER = 3
 def training_text(lang: str, count: int = SENTENCES) -> list[str]:
     """The sentences the model is counted from (dialogue weighted as a few % of it)."""
     said = sentences(lang, count, seed=1) + late_sentences(lang, count // 100, seed=2)
-    said += regional_sentences(lang, said)
+    said += regional_sentences(lang, said) + registry_sentences(lang, count // 100)
     talk = table_talk(lang)
     repeat = max(1, count // (40 * max(1, len(talk))))
     return said + talk * repeat

@@ -18,6 +18,7 @@ from functools import cache
 from ..language.grammar import language
 from ..language.lexicon import Tok
 from ..language.vocabulary import spellings
+from ..roulette.calls import ONE_WORD_CALLS
 from ..roulette.house import find_house
 from ..roulette.layout import INSIDE, BetKind
 
@@ -283,6 +284,19 @@ def regional_sentences(lang: str, said: list[str], per_word: int = 20) -> list[s
         found = [s for s in said if common and common in f" {s} "][:per_word]
         out += [f" {s} ".replace(common, f" {word} ", 1).strip() for s in found]
     return out
+
+
+def registry_sentences(lang: str, count: int, seed: int = 3) -> list[str]:
+    """Announcements of the called bets one word names (the registry's,
+    :data:`callbets.roulette.calls.ONE_WORD_CALLS`) that no template above says, so that
+    a called bet added to the registry and the grammars is heard without a template of
+    its own, and without moving the sentences of the others (none today)."""
+    templated = {t for shape in (*CALLS, *RARE_CALLS, *LATE_CALLS) for t in shape}
+    words = sorted(w.upper() for w in ONE_WORD_CALLS if w.upper() not in templated)
+    gen = Sentences(lang, seed)
+    gen.calls = [t for t in (("ARTICLE?", w) for w in words) if usable(lang, t)]
+    gen.rare_calls = []
+    return [gen.call() for _ in range(count)] if gen.calls else []
 
 
 def late_sentences(lang: str, count: int, seed: int = 0) -> list[str]:
