@@ -48,7 +48,7 @@ def outcome(case: dict[str, object]) -> str:
 
 
 def main() -> None:
-    print("set   lang  cases  exact   refused  wrong  placed-must-refuse")
+    print("set   lang   cases  exact  refused  wrong  placed-must-refuse")
     for path in sorted(HERE.glob("*.jsonl")):
         counts: dict[str, Counter[str]] = defaultdict(Counter)
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -56,7 +56,7 @@ def main() -> None:
             result = outcome(case)
             counts[case["lang"]][result] += 1
             counts["all"][result] += 1
-        for lang in ("fr", "it", "en", "all"):
+        for lang in [*sorted(k for k in counts if k != "all"), "all"]:
             c = counts[lang]
             n = sum(c.values())
             print(

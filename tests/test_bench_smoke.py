@@ -55,6 +55,16 @@ DISAGREES = {
     "le dix-sept et les voisins",
     "seventeen and the neighbours",
     "l'otto con i vicini",
+    # set7: a correction said after the last stake corrects that stake (the author asked
+    # for it to be refused); "17 and its splits" is played where the house offers it
+    "Les voisins par 2 et le tiers par 5, non, par 10.",
+    "I vicini da 2 e la serie da 5, anzi da 10.",
+    "Voisins by 2 and tiers by 5, no, by 10.",
+    "Le 17 et ses chevaux à 5.",
+    "Il 17 con i suoi cavalli da 5.",
+    "17 and its splits by 5.",
+    # set8 (Spanish): "y 5" at the end is the 5 straight up, as "et 5" in French
+    "Caballo 8/11 y 5",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
@@ -86,8 +96,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
             exact[older] += result == "exact"
             total[older] += 1
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 and set6 (2026-12-07): corrections, Swiss numbers, polite frames; not all closed
-    assert total[False] >= 600 and exact[False] / total[False] > 0.87
+    # set5 to set8 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 1290 and exact[False] / total[False] > 0.91
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
