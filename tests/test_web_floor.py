@@ -567,3 +567,25 @@ def test_a_name_the_floor_does_not_serve_is_refused(floor: Path):
         for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}",
                      "pit.casino.example", f"{socket.gethostname()}:{port}"):  # fmt: skip
             assert _status_for_host(url, host)[0] == 200, host
+
+
+def test_event_streams_are_capped_and_the_floor_still_answers(floor: Path, monkeypatch, caplog):
+    """Beyond the most event streams at once, one more is refused (503, Retry-After, in the
+    floor's language, and said in its log); pages and JSON still answer; a stream that
+    ends frees its place."""
+    from callbets.web import app as web_app
+
+    monkeypatch.setattr(web_app, "MAX_STREAMS", 2)
+    with serving([str(floor)], lang="it") as url:
+        first = urllib.request.urlopen(url + "/events", timeout=10)
+        second = urllib.request.urlopen(url + "/events", timeout=10)
+        status, head, body = get(url + "/events")
+        assert status == 503 and head.get("retry-after") == "10" and "troppe" in body.decode()
+        assert get(url + "/api/floor")[0] == 200
+        first.close()
+        deadline = time.monotonic() + 20
+        while get(url + "/events")[0] != 200:  # the server sees the stream gone
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        second.close()
+    assert any("the most allowed" in r.getMessage() for r in caplog.records)

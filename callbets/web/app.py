@@ -70,6 +70,12 @@ SECURITY_HEADERS = {
 READING = frozenset({"GET", "HEAD"})
 KEEP_ALIVE = 15.0
 """Seconds of silence after which an event stream sends a comment (proxies keep it open)."""
+MAX_STREAMS = 100
+"""Event streams open at once (each page open keeps one): beyond it a new one is refused
+(503, Retry-After) and the floor's log says so; pages and JSON still answer."""
+MAX_CONNECTIONS = 400
+"""Connections at once, finished requests or not (uvicorn's ``limit_concurrency``): beyond
+it a new one is answered 503 at once, so that half-sent requests cannot pile up."""
 WORDS = (
     "floor_columns", "web_title", "web_totals", "web_live", "web_lost", "web_no_tables",
     "web_back", "web_layout", "web_picture_alt", "web_bets", "web_no_bets", "web_spins",
@@ -193,6 +199,8 @@ class FloorSite:
         self.words = {key: say_in(self.lang, key, **(blanks if key == "web_totals" else {}))
                       for key in WORDS}  # fmt: skip
         self.bells: dict[asyncio.AbstractEventLoop, Doorbell] = {}
+        self.streams = 0
+        """Event streams open now."""
 
     def proved(self, table: Table) -> tuple[Proof | None, dict[str, Any] | None]:
         """The table's last proof of its books (and what it proved)."""
@@ -294,11 +302,24 @@ class FloorSite:
         return self.bells[loop]
 
     async def events(self, request: Request) -> Response:
-        """The floor's changes as server-sent events."""
+        """The floor's changes as server-sent events (at most :data:`MAX_STREAMS`)."""
+        if self.streams >= MAX_STREAMS:
+            log.warning("event streams: %d open, the most allowed; one more refused",
+                        self.streams)  # fmt: skip
+            return PlainTextResponse(say_in(self.lang, "web_busy") + "\n", 503,
+                                     {"Retry-After": "10"})  # fmt: skip
+        self.streams += 1
         return StreamingResponse(self.stream(self.doorbell()), media_type="text/event-stream")
 
     async def stream(self, bell: Doorbell) -> AsyncIterator[str]:
         """Each new version of the floor, and a keep-alive between them."""
+        try:
+            async for event in self._events(bell):
+                yield event
+        finally:  # the page went away, or the floor stops
+            self.streams -= 1
+
+    async def _events(self, bell: Doorbell) -> AsyncIterator[str]:
         seen = -1
         while not self.poller.closing.is_set():  # the floor stopping ends every stream
             rung = bell.event  # taken before the look: a change after it rings it
@@ -355,7 +376,7 @@ def serve(
     banner = say_in(poller.lang, "web_serving", host=host, port=port)
     config = uvicorn.Config(
         build(poller, token, banner=banner, hosts=hosts), host=host, port=port,
-        log_level="warning",
+        log_level="warning", limit_concurrency=MAX_CONNECTIONS,
         access_log=False, server_header=False, timeout_graceful_shutdown=2,
         lifespan="on",
     )  # fmt: skip
