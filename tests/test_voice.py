@@ -22,6 +22,7 @@ from callbets.language.grammar import LANGUAGES, language
 from callbets.language.normalize import words as split_words
 from callbets.language.parse import parse
 from callbets.language.vocabulary import sample_phrases
+from callbets.messages import say_in
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import RATE, read_wav
 from callbets.speech.denoise import available as denoise_available
@@ -499,6 +500,13 @@ def test_transcribe_a_silent_file_says_nothing_was_heard(tmp_path: Path):
         line["decision"]["kind"] == "refuse" and "nothing was heard" in line["decision"]["reason"]
     )
     assert "latency_s" not in line  # only a stream has a latency
+    french = subprocess.run(
+        [sys.executable, "-m", "callbets", "transcribe", "--lang", "fr", str(path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    (said,) = [json.loads(x) for x in french.stdout.splitlines()]
+    assert said["decision"]["reason"] == say_in("fr", "heard_nothing")
+    assert said["error"]["message"] == said["decision"]["reason"]  # the contract: in --lang
 
 
 def paused(tmp_path: Path, first: str, second: str, gap: float) -> Path:

@@ -24,17 +24,22 @@ from ..speech.engines import ENGINES, Engine, Hearing, make_engine
 from .options import json_line, lang_code
 
 
-def _json(hearing: Hearing, decision: Decision) -> dict[str, Any]:
-    """The parse contract for what was heard, plus the recogniser's side of it."""
+def _json(hearing: Hearing, decision: Decision, lang: str) -> dict[str, Any]:
+    """The parse contract for what was heard, plus the recogniser's side of it; messages
+    and reasons in the table's language."""
     chosen = decision.chosen
     base: dict[str, Any] = chosen.to_json() if chosen else {"input": "", "ok": False, "error": None}
     base["input"] = hearing.best.text if hearing.best else ""
     if chosen is None:
         first = next((r.error for r in decision.readings if r.error), None)
         base["error"] = (
-            first.to_json()
+            first.to_json(lang)
             if first
-            else {"kind": "unrecognized", "message": decision.reason, "column": None}
+            else {
+                "kind": "unrecognized",
+                "message": message_in(decision.reason, lang),
+                "column": None,
+            }
         )
     base.update(
         heard=hearing.best.text if hearing.best else "",
@@ -44,7 +49,7 @@ def _json(hearing: Hearing, decision: Decision) -> dict[str, Any]:
             {"word": w, "conf": round(c, 3)}
             for w, c in (hearing.best.words if hearing.best else ())
         ],
-        decision=decision.to_json(),
+        decision=decision.to_json(lang),
         engine=hearing.engine,
         snr_db=None if hearing.snr_db is None else round(hearing.snr_db, 1),
         notes=list(hearing.notes),
@@ -67,7 +72,7 @@ def utterance_json(dictation: Dictation, heard: Heard, house: House, n: int) -> 
     """The JSON of the ``n``-th utterance heard (``transcribe`` and ``listen --json``);
     ``noise_suppression`` names what suppressed the noise first (null: nothing)."""
     engine = dictation.engine
-    out = _json(heard.hearing, decide(heard.hearing, engine.lang, house))
+    out = _json(heard.hearing, decide(heard.hearing, engine.lang, house), engine.lang)
     out.update(model=engine.model_name, noise_suppression=suppression(dictation),
                utterance=n, start_s=round(heard.start, 2),
                end_s=round(heard.speech_end, 2))  # fmt: skip
@@ -132,7 +137,7 @@ def _utterance_lines(
                 found += 1
     if not found:
         empty = Hearing((), engine.name)
-        out = _json(empty, decide(empty, engine.lang, house))
+        out = _json(empty, decide(empty, engine.lang, house), engine.lang)
         out.update(model=engine.model_name, noise_suppression=suppression(dictation),
                    file=path, utterance=0,
                    audio_seconds=round(duration(pcm), 2),

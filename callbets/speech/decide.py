@@ -34,7 +34,7 @@ from ..errors import AmbiguousError, AnnouncementError
 from ..language.grammar import language
 from ..language.normalize import words
 from ..language.parse import parse
-from ..messages import said
+from ..messages import message_in, said
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
 from .engines import Candidate, Hearing
@@ -133,11 +133,11 @@ class Decision:
     readings: tuple[Reading, ...] = field(default=())
     """Every candidate considered."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The decision part of ``callbets transcribe``'s JSON."""
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        """The decision part of ``callbets transcribe``'s JSON (the reason in ``lang``)."""
         return {
             "kind": self.kind,
-            "reason": self.reason,
+            "reason": message_in(self.reason, lang) if lang else self.reason,
             "choices": [c.notation() for c in self.choices],
         }
 
