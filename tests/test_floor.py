@@ -12,8 +12,10 @@ from pathlib import Path
 
 import psycopg
 
+from callbets.messages import message_in
 from callbets.table import Table
 from callbets.table.floor import survey
+from callbets.table.watch import Watch
 
 from .conftest import ROOT
 
@@ -118,3 +120,21 @@ def test_the_floor_reads_a_folder_speaks_its_language_and_keeps_long_names(tmp_p
     assert "tables : 2" in screen and "ouvertes au jeu : 2" in screen
     assert screen.count("! au maximum : plein 17") == 2  # the flags in the floor's words
     assert "MAISON" in screen and "TABLE " in screen
+
+
+def test_a_folder_floor_says_when_a_table_is_deleted_or_replaced(tmp_path: Path):
+    """The floor over a folder remembers which table it saw where: one deleted since the
+    last look is shown gone, with the reason, not silently dropped; another table put in
+    a file where one was seen is flagged, not shown as healthy."""
+    for name in ("a", "b"):
+        Table.create(tmp_path / f"{name}.sqlite", "venice-french", "fr").close()
+    watch = Watch()
+    first = {v.table: v for v in survey([tmp_path], watch=watch)}
+    assert set(first) == {"a.sqlite", "b.sqlite"} and not any(v.flags for v in first.values())
+    (tmp_path / "a.sqlite").unlink()
+    (tmp_path / "b.sqlite").unlink()
+    Table.create(tmp_path / "b.sqlite", "venice-french", "fr").close()  # another table
+    after = {v.table: v for v in survey([tmp_path], watch=watch)}
+    assert "effacée ou déplacée" in message_in(after["a.sqlite"].error, "fr")
+    assert any("another table" in str(f) for f in after["b.sqlite"].flags)
+    assert not after["b.sqlite"].error

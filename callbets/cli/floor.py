@@ -49,7 +49,8 @@ def _widths(views: list[TableView]) -> tuple[int, int, int]:
 def _row(v: TableView, lang: str, w: tuple[int, int, int]) -> list[str]:
     name, croupier, house = w
     if v.error:
-        return [f"{v.table[:name]:{name}} {say_in(lang, 'floor_unreadable', reason=v.error)}"]
+        reason = message_in(v.error, lang)
+        return [f"{v.table[:name]:{name}} {say_in(lang, 'floor_unreadable', reason=reason)}"]
     numbers = " ".join(map(str, v.last_numbers))
     betting = say_in(lang, f"status_{v.betting}") if v.betting else ""
     names = f"{v.table[:name]:{name}} {v.croupier[:croupier]:{croupier}} {v.house[:house]:{house}}"

@@ -81,7 +81,19 @@ def survey(
             out.append(_unreadable(where, err))
             continue
         out += [view(one, large_win, watch) for one in found]
+        out += gone_views(where, found, watch)
     return out
+
+
+def gone_views(where: str | Path, found: list[str | Path], watch: Watch) -> list[TableView]:
+    """For a folder: a view of each table seen in it before and not there now (deleted or
+    moved: the floor says so rather than let it vanish)."""
+    if is_url(where) or not Path(where).is_dir():
+        return []
+    return [
+        TableView(redacted(Path(w).name), redacted(w), error=said("floor_table_gone"))
+        for w in watch.gone(where, found)
+    ]
 
 
 def expand(locations: Iterable[str | Path]) -> list[str | Path]:

@@ -53,9 +53,27 @@ class Watch:
     """How far each table's chain was found good (full hash): a look checks the rows
     after it only (a proof checks the whole chain again)."""
     proofs: dict[str, Proof] = field(default_factory=dict)
+    places: dict[str, str] = field(default_factory=dict)
+    """Which table (its uid) was first seen at each location, and seen there since."""
 
     def flags(self, table: Table) -> list[str]:
-        """What a pit boss must know about a table's audit now."""
+        """What a pit boss must know about a table's audit now (and that another table
+        now lives where one was seen before)."""
+        return self._replaced(table) + self._audit_flags(table)
+
+    def _replaced(self, table: Table) -> list[str]:
+        first = self.places.setdefault(str(table.location), table.uid)
+        if first == table.uid:
+            return []
+        return [said("floor_table_replaced", old=first[:8], new=table.uid[:8])]
+
+    def gone(self, folder: str | Path, now: list[str | Path]) -> list[str]:
+        """The tables of ``folder`` seen at an earlier look and not found in it now."""
+        inside = str(Path(folder)) + "/"
+        here = {str(w) for w in now}
+        return [w for w in self.places if w.startswith(inside) and w not in here]
+
+    def _audit_flags(self, table: Table) -> list[str]:
         try:
             head = table.head()
             cut = self._cut(table)

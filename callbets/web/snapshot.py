@@ -23,7 +23,7 @@ from typing import Any
 
 from ..messages import message_in, say_in
 from ..roulette.layout import BLACK, RED
-from ..table.floor import LARGE_WIN, TableView, as_json, expand, survey, view
+from ..table.floor import LARGE_WIN, TableView, as_json, expand, gone_views, survey, view
 from ..table.table import Table
 from ..table.watch import Watch
 from .prover import Prover
@@ -96,6 +96,9 @@ def look(
         for one in found:
             views.append(view(one, large_win, watch, checked=watch.proving))
             where.append(one)
+        gone = gone_views(source, found, watch)
+        views += gone
+        where += [None] * len(gone)
     return views, where
 
 
@@ -106,7 +109,8 @@ def floor_data(views: list[TableView], keys: list[str], lang: str) -> dict[str, 
         entry["key"] = key
         entry["flags"] = [str(f) for f in v.flags]
         entry["said_flags"] = [message_in(f, lang) for f in v.flags]
-        entry["said_error"] = say_in(lang, "floor_unreadable", reason=v.error) if v.error else ""
+        reason = message_in(v.error, lang)
+        entry["said_error"] = say_in(lang, "floor_unreadable", reason=reason) if v.error else ""
         entry["last_colours"] = [colour(n) for n in v.last_numbers]
         entry["said_betting"] = say_in(lang, f"status_{v.betting}") if v.betting else ""
     data["lang"] = lang
