@@ -6,7 +6,8 @@ round's bets), changes the table behind callbets' back with SQL, and reports wha
 it:
 
 * ``verify``: ``table verify`` alone (the chain, the books, the state replayed);
-* ``anchor``: only the heads kept outside the table (``verify --head`` / ``--anchor``);
+* ``anchor``: only the heads kept outside the table (``verify --head`` / ``--anchor``),
+  checked whatever the key;
 * ``inherent``: nothing can, without a key (said so in the README).
 
     python bench/tamper_suite.py [--postgres URL]     # SQLite, and PostgreSQL if given
@@ -18,6 +19,7 @@ expected.  ``tests/test_tamper_suite.py`` runs it on both backends.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sqlite3
 import sys
@@ -29,9 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from callbets.errors import AuditKeyError
+from callbets.errors import AuditKeyError, TableError
 from callbets.table import Head, Table
-from callbets.table.chain import KEY_VARIABLE, genesis, row_hash
+from callbets.table.chain import KEY_VARIABLE, genesis, key_check, row_hash
+from callbets.table.locations import upgrade
 from callbets.table.postgres import split_url
 from callbets.table.store import pyformat
 
@@ -256,6 +259,38 @@ def _key_check_deleted(lab: Lab) -> None:
         os.environ[KEY_VARIABLE] = saved
 
 
+def _unhashed_then_upgraded(lab: Lab) -> None:
+    """Forged rows, their hashes removed (and an SQLite file said to be of version 2),
+    then the croupier's next bet and an upgrade, both with the key: neither may sign
+    them."""
+    lab.sql("UPDATE audit SET payload = replace(payload, '10', '1000'), hash = NULL"
+            " WHERE table_id = :t AND kind = 'announce'")  # fmt: skip
+    if not lab.postgres:
+        lab.sql("PRAGMA user_version = 2")
+    for attempt in (lambda: Table.open(lab.location).bet("rouge", "impair à 5"),
+                    lambda: upgrade(lab.location)):  # fmt: skip
+        with contextlib.suppress(TableError):  # refused, as it must be
+            attempt()
+
+
+def _unkeyed_rewrite(lab: Lab) -> None:
+    """A keyed table made unkeyed: its key check deleted, its opening said unkeyed, its
+    whole chain recomputed with SHA-256."""
+    lab.sql("DELETE FROM meta WHERE table_id = :t AND key = 'key_check'")
+    lab.sql("UPDATE audit SET payload = replace(payload, '\"keyed\": true', '\"keyed\": false')"
+            " WHERE table_id = :t AND kind = 'open'")  # fmt: skip
+    lab.recompute(None)
+
+
+def _rekeyed(lab: Lab) -> None:
+    """A keyed table re-keyed with the insider's own key: key check and chain."""
+    theirs = b"the insider's own key"
+    uid = lab.sql("SELECT value FROM meta WHERE table_id = :t AND key = 'uid'")[0][0]
+    lab.sql("UPDATE meta SET value = :v WHERE table_id = :t AND key = 'key_check'",
+            v=key_check(theirs, uid))  # fmt: skip
+    lab.recompute(theirs)
+
+
 CASES = (
     Case("nothing changed (the control)", lambda lab: None, "nothing"),
     Case("an audit row edited", _edit_payload, "verify"),
@@ -296,6 +331,24 @@ CASES = (
         "verify",
         keyed=True,
     ),
+    Case(
+        "rows forged without hashes, then a bet and an upgrade with the key",
+        _unhashed_then_upgraded,
+        "verify",
+        keyed=True,
+    ),
+    Case(
+        "a keyed table rewritten unkeyed, chain and all",
+        _unkeyed_rewrite,
+        "anchor",
+        keyed=True,
+    ),
+    Case(
+        "a keyed table re-keyed with another key, chain and all",
+        _rekeyed,
+        "anchor",
+        keyed=True,
+    ),
 )
 
 
@@ -307,16 +360,19 @@ def _sibling(location: str, name: str) -> str:
 
 
 def found_by(lab: Lab) -> str:
-    """What finds the change: ``verify``, ``anchor`` or ``nothing``."""
-    try:
-        with Table.open(lab.location, write=False) as t:
+    """What finds the change: ``verify``, ``anchor``, ``key`` (only the key is refused:
+    verify exits 2) or ``nothing``.  As ``table verify --head``: the heads are checked
+    whatever the key."""
+    with Table.open(lab.location, write=False) as t:
+        try:
             if not t.verify().ok:
                 return "verify"
-            if any(t.check_head(head) for head in lab.heads):
-                return "anchor"
-    except AuditKeyError:
-        return "verify"
-    return "nothing"
+            refused = False
+        except AuditKeyError:
+            refused = True
+        if any(t.check_head(head) for head in lab.heads):
+            return "anchor"
+    return "key" if refused else "nothing"
 
 
 def run_case(case: Case, location: str) -> str:
@@ -356,7 +412,8 @@ def main() -> int:
         results = run(places)
     wrong = 0
     words = {"verify": "found by verify", "anchor": "found by the kept head",
-             "nothing": "nothing found", "inherent": "inherent without a key"}  # fmt: skip
+             "key": "only the key refused", "nothing": "nothing found",
+             "inherent": "inherent without a key"}  # fmt: skip
     for backend, name, expect, found in results:
         ok = found == expect or (expect == "inherent" and found == "nothing")
         wrong += not ok

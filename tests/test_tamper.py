@@ -124,26 +124,83 @@ def test_the_books_are_checked_too(played: Path) -> None:
     assert any("spin of round 1" in p for p in problems)
 
 
-def test_an_older_table_is_upgraded_and_chained_when_opened_for_writing(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite"
-    t = Table.create(path, "venice-french", "fr")
-    t.add_player("rouge")
-    t.bet("rouge", "rouge à 10")
-    t.close_file()
-    db = sqlite3.connect(path)  # make it look like a version 1 file
+def made_before_the_chain(path: Path) -> None:
+    """Make a table file look as version 1 made it: no hashes, no identity, no
+    idempotency keys, no application id."""
+    db = sqlite3.connect(path)
     db.execute("DROP TRIGGER audit_no_update")
-    db.execute("UPDATE audit SET hash = NULL")
+    db.execute("ALTER TABLE audit DROP COLUMN hash")
+    db.execute("DELETE FROM meta WHERE key IN ('uid', 'key_check')")
+    db.execute("UPDATE audit SET payload = json_remove(payload, '$.uid', '$.keyed')"
+               " WHERE kind = 'open'")  # fmt: skip
     db.execute("DROP INDEX one_announcement_per_key")
     db.execute("ALTER TABLE announcements DROP COLUMN idem")
     db.execute("PRAGMA application_id = 0")
     db.execute("PRAGMA user_version = 0")
     db.commit()
     db.close()
-    assert not Table.open(path, write=False).verify().chain.ok  # read-only: left as it is
+
+
+def db_upgrade(path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "callbets", "db", "upgrade", str(path)],
+                          capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **env})  # fmt: skip
+
+
+def test_an_older_table_is_chained_only_by_db_upgrade_which_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    t = Table.create(path, "venice-french", "fr")
+    t.add_player("rouge")
+    t.bet("rouge", "rouge à 10")
+    t.close_file()
+    made_before_the_chain(path)
+    before = path.read_bytes()
+    with pytest.raises(TableError, match="callbets db upgrade"):
+        Table.open(path)  # an ordinary command writes nothing, chains nothing
+    assert path.read_bytes() == before
+    proc = db_upgrade(path)
+    assert proc.returncode == 0 and "schema 1 upgraded to 3" in proc.stdout, proc.stderr
     t = Table.open(path)
     t.bet("rouge", "noir à 5", key="k1")
     assert t.verify().ok
     assert sqlite3.connect(path).execute("PRAGMA application_id").fetchone()[0] != 0
+    verify = subprocess.run([sys.executable, "-m", "callbets", "table", "--table", str(path),
+                             "verify"], capture_output=True, text=True)  # fmt: skip
+    assert verify.returncode == 0  # the upgrade is recorded, and said
+    assert "chaînées par « db upgrade »" in verify.stdout and "(4)" in verify.stdout
+
+
+def test_forged_rows_without_hashes_are_never_signed_by_an_upgrade(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Forged rows, their hashes set to NULL and the file said to be of version 2: the
+    croupier's next command with the key refuses to write, ``db upgrade`` refuses to
+    chain them, and verify with the key names them (issue 41, finding 1)."""
+    monkeypatch.setenv(KEY_VARIABLE, "the pit boss's key")
+    path = tmp_path / "keyed.sqlite"
+    t = Table.create(path, "venice-french", "fr")
+    t.add_player("rouge")
+    t.bet("rouge", "rouge à 10")
+    t.close_file()
+    tamper(path, "UPDATE audit SET payload = replace(payload, '10', '1000'), hash = NULL"
+                 " WHERE kind = 'announce'", "UPDATE bets SET amount = 1000",
+           "UPDATE announcements SET total = 1000", "PRAGMA user_version = 2")  # fmt: skip
+    with pytest.raises(TableError, match="callbets db upgrade"):
+        Table.open(path).bet("rouge", "noir à 5")
+    proc = db_upgrade(path)
+    assert proc.returncode == 1 and "3 have no hash" in proc.stderr  # row 3: the announce
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    verify = subprocess.run([sys.executable, "-m", "callbets", "table", "--table", str(path),
+                             "verify"], capture_output=True, text=True)  # fmt: skip
+    assert verify.returncode == 1 and "ROMPUE à la ligne 3" in verify.stdout
+
+
+def test_a_row_without_a_hash_at_the_end_of_the_chain_is_never_chained_on(played: Path) -> None:
+    tamper(played, "UPDATE audit SET hash = NULL WHERE id = (SELECT max(id) FROM audit)")
+    t = Table.open(played)
+    with pytest.raises(TableError, match="has no hash"):
+        t.bet("rouge", "noir à 5")
+    assert not t.verify().ok
 
 
 # ---- a retried bet is placed once -----------------------------------------------------------

@@ -150,3 +150,83 @@ def test_a_look_checks_only_the_new_rows_and_still_finds_them_changed(tmp_path: 
         assert table_chain(t.store, after=done).first_bad == done.rows + 1
         moved = Head(done.rows, "0" * 64)  # not the hash there: the whole chain again
         assert table_chain(t.store, after=moved).first_bad == done.rows + 1
+
+
+# ---- forgeries by an insider with write access to the database, not the key ----------
+# (issue 41, findings 1-4: each makes verify exit 1 and say what was changed)
+
+
+def _verify(table: str, *more: str, key: str | None = None) -> subprocess.CompletedProcess[str]:
+    return cb("table", "--table", table, "verify", *more, key=key)
+
+
+def test_rows_whose_hashes_were_removed_are_never_chained_on(where: Where):
+    from .test_tamper_suite import SUITE
+
+    table = where("unhashed")
+    evening(table, key=KEY)
+    lab = SUITE.Lab(table)
+    lab.sql("UPDATE audit SET payload = replace(payload, '2', '200'), hash = NULL"
+            " WHERE table_id = :t AND kind = 'settlement'")  # fmt: skip
+    bet = cb("table", "--table", table, "bet", "rouge", "noir à 5", key=KEY)
+    assert bet.returncode == 1 and "n'a pas de hachage" in bet.stderr  # nothing signed
+    proc = _verify(table, key=KEY)
+    assert proc.returncode == 1 and "ROMPUE à la ligne" in proc.stdout
+
+
+def test_a_keyed_table_rewritten_unkeyed_is_named_by_the_anchor(where: Where, tmp_path: Path):
+    from .test_tamper_suite import SUITE
+
+    table, anchor = where("unkeyed-now"), str(tmp_path / "heads.txt")
+    evening(table, key=KEY)
+    assert _verify(table, "--anchor", anchor, key=KEY).returncode == 0
+    lab = SUITE.Lab(table)
+    lab.sql("DELETE FROM meta WHERE table_id = :t AND key = 'key_check'")
+    lab.sql("UPDATE audit SET payload = replace(payload, '\"keyed\": true', '\"keyed\": false')"
+            " WHERE table_id = :t AND kind = 'open'")  # fmt: skip
+    lab.recompute(None)
+    lines = Path(anchor).read_text()
+    for key in (KEY, None):  # the pit boss's key set, or not
+        proc = _verify(table, "--anchor", anchor, key=key)
+        assert proc.returncode == 1, (key, proc.stdout, proc.stderr)
+        assert "avec un journal signé ; il ne l'est plus" in proc.stdout
+        assert "le journal a été réécrit" in proc.stdout
+    assert Path(anchor).read_text() == lines  # the forged head is not kept
+
+
+def test_a_table_rekeyed_with_another_key_is_tampering_against_a_kept_head(where: Where):
+    from callbets.table.chain import key_check
+
+    from .test_tamper_suite import SUITE
+
+    table = where("rekeyed")
+    evening(table, key=KEY)
+    kept = re.findall(r"\b\d+:[0-9a-f]{16}\b", _verify(table, key=KEY).stdout)[-1]
+    lab, theirs = SUITE.Lab(table), "the insider's own key"
+    uid = lab.sql("SELECT value FROM meta WHERE table_id = :t AND key = 'uid'")[0][0]
+    lab.sql("UPDATE meta SET value = :v WHERE table_id = :t AND key = 'key_check'",
+            v=key_check(theirs.encode(), uid))  # fmt: skip
+    lab.recompute(theirs.encode())
+    assert _verify(table, key=theirs).returncode == 0  # it verifies with their key…
+    alone = _verify(table, key=KEY)
+    assert alone.returncode == 2 and "n'est pas la clé" in alone.stderr  # …not with his
+    proc = _verify(table, "--head", kept, key=KEY)
+    assert proc.returncode == 1 and "le journal a été réécrit" in proc.stdout
+    assert "n'est pas la clé" in proc.stdout and "il a été réécrit" in proc.stdout
+
+
+def test_a_table_put_in_anothers_place_is_named_by_the_anchor(where: Where, tmp_path: Path):
+    from .test_tamper_suite import SUITE
+
+    table, other, anchor = where("kept-here"), where("newcomer"), str(tmp_path / "heads.txt")
+    evening(table)
+    evening(other)
+    assert _verify(table, "--anchor", anchor).returncode == 0
+    SUITE.Lab(table).restore(SUITE.Lab(other).snapshot())  # every row, its identity too
+    lines = Path(anchor).read_text()
+    proc = _verify(table, "--anchor", anchor)
+    assert proc.returncode == 1 and "la table a été remplacée" in proc.stdout
+    assert Path(anchor).read_text() == lines  # the newcomer's head is not kept
+    new = _verify(table, "--anchor", anchor, "--new-table")  # the pit boss says it is new
+    assert new.returncode == 0 and "ajoutée à" in new.stdout
+    assert _verify(table, "--anchor", anchor).returncode == 0

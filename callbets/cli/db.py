@@ -30,7 +30,10 @@ def add_commands(sub: Any) -> None:
         description="A PostgreSQL database is made ready for the casino's tables once, and "
         "again after each callbets upgrade that changes its schema; callbets checks the "
         "schema version every time it opens a table and says when this is needed.  "
-        "SQLite table files are upgraded when opened for writing; this does it on its own.",
+        "An SQLite table file of an earlier version is refused for writing until this "
+        "brings it up to date (set the audit key for a keyed table): the upgrade is "
+        "recorded in its audit, and rows without a hash are chained only in a file made "
+        "before the chain (elsewhere they are tampering, and refused).",
         epilog="example: callbets db upgrade postgresql://pit@db.casino/floor",
     )
     p.add_argument("action", choices=["upgrade"], help="upgrade: create or migrate the schema")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import CallbetsError, InputError, OutcomeUnknown, TableError
+from ..errors import AuditKeyError, CallbetsError, InputError, OutcomeUnknown, TableError
 from ..files import write_new_file
 from ..language.dialogue import phrase
 from ..language.grammar import LANGUAGES
@@ -17,7 +17,9 @@ from ..language.readback import readback, replay_name
 from ..language.talk import REPLAYS, table_talk
 from ..messages import message_in, said, say_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
-from ..table import Head, SpinReport, Table, default_path, kept_heads, location_of, record_head
+from ..table import Head, SpinReport, Table, default_path, location_of, record_head
+from ..table.anchor import kept_lines, replaced, unkeyed_since
+from ..table.chain import KEY_VARIABLE, audit_key
 from ..table.evening import evening
 from .options import (
     EXIT_OK,
@@ -203,16 +205,21 @@ def _backup(table: Table, args: argparse.Namespace) -> int:
 
 
 def _verify(table: Table, args: argparse.Namespace) -> int:
-    """``table verify``: the chain, the books, the state replayed from the audit, and the
-    heads kept outside the table (``--head``, ``--anchor``), in the table's language."""
+    """``table verify``: the chain, the books, the state replayed from the audit, and what
+    was kept outside the table (``--head``, ``--anchor``), in the table's language."""
     lang = table.lang
-    found = table.verify()
+    try:
+        found = table.verify()
+    except AuditKeyError as err:
+        return _verify_without_key(table, args, err)
     chain = found.chain
     if chain.ok:
         echo(say_in(lang, "verify_chain_ok", rows=chain.rows))
     else:
         reason = message_in(chain.reason, lang)
         echo(say_in(lang, "verify_chain_broken", seq=chain.first_bad, reason=reason))
+    for note in found.notes:
+        echo(message_in(note, lang))
     for problem in found.problems:
         echo(say_in(lang, "verify_books", problem=message_in(problem, lang)))
     if not found.problems:
@@ -221,31 +228,64 @@ def _verify(table: Table, args: argparse.Namespace) -> int:
         echo(say_in(lang, "verify_state", difference=message_in(difference, lang)))
     if not found.replayed:
         echo(say_in(lang, "verify_state_ok"))
-    heads_ok = _heads(table, args)
+    kept_ok = _kept_outside(table, args)
     head = table.head()
     echo(say_in(lang, "head_now", head=head))
     if not table.keyed:
         echo(say_in(lang, "verify_unkeyed"))
-    if args.anchor and found.ok and heads_ok:
-        record_head(args.anchor, table.uid, head)
-        echo(say_in(lang, "anchor_recorded", head=head, file=args.anchor))
-    return EXIT_OK if found.ok and heads_ok else EXIT_REFUSED
-
-
-def _heads(table: Table, args: argparse.Namespace) -> bool:
-    """Check the heads the user kept (``--head``, and the lines of ``--anchor``)."""
-    kept = list(args.head or [])
+    if not (found.ok and kept_ok):
+        return EXIT_REFUSED
+    if not table.keyed and audit_key() is not None:  # a keyed table rewritten unkeyed?
+        complain(say_in(lang, "audit_key_not_keyed", variable=KEY_VARIABLE))
+        return EXIT_USAGE  # nothing kept shows it: the pit boss is told, not assured
     if args.anchor:
-        kept += kept_heads(args.anchor, table.uid)
-    ok = True
+        record_head(args.anchor, table.uid, head, table.keyed, table.location)
+        echo(say_in(lang, "anchor_recorded", head=head, file=args.anchor))
+    return EXIT_OK
+
+
+def _verify_without_key(table: Table, args: argparse.Namespace, err: AuditKeyError) -> int:
+    """The table's chain needs a key that is not set (or another): it cannot be checked,
+    but what was kept outside the table can.  A kept head it no longer holds, or an
+    anchor that kept it keyed, is tampering (exit 1, said as such); else the key's
+    reason, exit 2."""
+    if _kept_outside(table, args, quiet=True):
+        raise err
+    lang = table.lang
+    _kept_outside(table, args)
+    echo(say_in(lang, "head_now", head=table.head()))
+    echo(say_in(lang, "verify_rewritten", reason=message_in(err, lang)))
+    return EXIT_REFUSED
+
+
+def _kept_outside(table: Table, args: argparse.Namespace, quiet: bool = False) -> bool:
+    """Check what the user kept outside the table: the heads (``--head``, and this
+    table's lines of ``--anchor``), and what the anchor knows of this location and of
+    this table's key.  ``--new-table`` records a new table where the anchor knew
+    another (once everything else verifies)."""
+    kept = list(args.head or [])
+    lines = kept_lines(args.anchor) if args.anchor else []
+    kept += [k.head for k in lines if k.uid == table.uid]
+    said_now: list[str] = []
     for head in kept:
         verdict = table.check_head(head)
-        if verdict:
-            ok = False
-            rows = table.head().rows
-            echo(say_in(table.lang, f"head_{verdict}", rows=rows, head=head, kept=head.rows))
-        else:
-            echo(say_in(table.lang, "head_kept", head=head))
+        rows = table.head().rows
+        said_now.append(f"head_{verdict}" if verdict else "head_kept")
+        if not quiet:
+            echo(say_in(table.lang, said_now[-1], rows=rows, head=head, kept=head.rows))
+    ok = all(s == "head_kept" for s in said_now)
+    other = replaced(lines, table.uid, table.location)
+    if other is not None and not getattr(args, "new_table", False):
+        ok = False
+        if not quiet:
+            echo(say_in(table.lang, "anchor_replaced", file=args.anchor, old=other.uid,
+                        head=other.head, when=other.when, new=table.uid))  # fmt: skip
+    was = unkeyed_since(lines, table.uid, table.keyed)
+    if was is not None:
+        ok = False
+        if not quiet:
+            echo(say_in(table.lang, "anchor_was_keyed", file=args.anchor, head=was.head,
+                        when=was.when))  # fmt: skip
     return ok
 
 
@@ -339,7 +379,8 @@ def add_commands(sub: Any) -> None:
         "table must give the stored state, field by field. Prints the audit's head "
         "(ROWS:HASH): kept outside the table (signed on a report, in an --anchor file), it "
         "shows later whether rows were cut from the end or the log rewritten. Exit 1 with "
-        "every difference if anything does not verify; 2 without the table's key.",
+        "every difference if anything does not verify, or if what was kept outside the "
+        "table no longer holds (whatever the key); 2 without the table's key.",
     )
     v.add_argument(
         "--head",
@@ -352,7 +393,15 @@ def add_commands(sub: Any) -> None:
         "--anchor",
         metavar="FILE",
         help="a file of heads kept outside the table: each of this table's must still be "
-        "in its audit; when everything verifies, the head now is added to it",
+        "in its audit, the table it last saw at this location must be this one, and a "
+        "table it saw keyed must still be; when everything verifies, the head now is "
+        "added to it",
+    )
+    v.add_argument(
+        "--new-table",
+        action="store_true",
+        help="this location holds a new table now (the one the anchor saw here was closed "
+        "and this one opened in its place): record it instead of calling it a replacement",
     )
     rp = acts.add_parser(
         "report",

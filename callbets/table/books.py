@@ -28,6 +28,9 @@ class Verification:
     replayed: tuple[Said, ...] = ()
     """Where the state differs from the one its audit log gives when replayed
     (:mod:`.proof`), first one first (empty when it is that state)."""
+    notes: tuple[Said, ...] = ()
+    """What the chain proves less of, though it verifies: rows chained by an upgrade,
+    not when they were written."""
 
     @property
     def ok(self) -> bool:
@@ -49,7 +52,24 @@ def _verify(store: Store, house: House) -> Verification:
     chain = table_chain(store, header)
     problems = [*_announcements(store), *_settlements(store, house)]
     spins = store.value("SELECT count(*) FROM spins WHERE table_id = :t")
-    return Verification(chain, tuple(problems), int(spins), prove(store, header))
+    return Verification(chain, tuple(problems), int(spins), prove(store, header),
+                        tuple(_upgrades(store)))  # fmt: skip
+
+
+def _upgrades(store: Store) -> list[Said]:
+    """Each upgrade that chained rows written before the chain: those rows prove only
+    that nothing changed since the upgrade."""
+    out: list[Said] = []
+    for seq, ts, payload in store.rows(
+        "SELECT id, ts, payload FROM audit WHERE table_id = :t AND kind = 'upgrade' ORDER BY id"
+    ):
+        try:
+            chained = int(json.loads(payload).get("chained", 0))
+        except (ValueError, TypeError, AttributeError):
+            continue  # the chain or the replay names a damaged row
+        if chained:
+            out.append(said("verify_upgraded", rows=chained, seq=seq, when=ts))
+    return out
 
 
 def _header(store: Store) -> dict[str, str]:
@@ -65,10 +85,11 @@ def table_chain(
     (its full hash) up to which the chain was checked already: only the rows after it
     are, when the row it names still holds that hash (else the whole chain is).
 
-    :raises AuditKeyError: the table is keyed and its key is not set (or another is).
+    :raises AuditKeyError: the table is keyed and its key is not set (or another is); a
+        table opened without a key is checked without one, whatever the environment.
     """
     header = header if header is not None else _header(store)
-    key = table_key(header.get("uid"), header.get("key_check"))
+    key = table_key(header.get("uid"), header.get("key_check"), writing=False)
     if after is not None and after.rows > 0:
         rows = store.rows(
             "SELECT id, ts, kind, payload, hash FROM audit WHERE table_id = :t AND id >= :seq "

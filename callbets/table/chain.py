@@ -51,15 +51,18 @@ def key_check(key: bytes, uid: str) -> str:
     return hmac.new(key, f"callbets-key-check\x1f{uid}".encode(), hashlib.sha256).hexdigest()
 
 
-def table_key(uid: str | None, kept_check: str | None) -> bytes | None:
+def table_key(uid: str | None, kept_check: str | None, writing: bool = True) -> bytes | None:
     """The key a table's chain is written and verified with: the key in the environment
     for a table opened with one (checked against what it kept), none for the others.
 
-    :raises AuditKeyError: a keyed table and no key, or another key; a key set for a
-        table opened without one (its rows would not verify with or without it).
+    :raises AuditKeyError: a keyed table and no key, or another key; to write
+        (``writing``), a key set for a table opened without one (its rows would verify
+        neither with the key nor without; its chain is read without it).
     """
     key = audit_key()
     if kept_check is None:
+        if key is not None and uid and not writing:
+            return None
         if key is not None and uid:
             raise AuditKeyError(said("audit_key_not_keyed", variable=KEY_VARIABLE))
         return None if uid else key  # tables made before keys were kept: as they were

@@ -22,7 +22,7 @@ from ..errors import CallbetsError, TableError
 from ..language.grammar import LANGUAGES
 from ..messages import said
 from ..roulette.house import House, house_from_dict
-from .chain import GENESIS, genesis, row_hash, table_key
+from .chain import genesis, row_hash, table_key
 from .store import Store, is_url
 
 
@@ -234,8 +234,10 @@ class TableCore:
         last = self.store.one(
             "SELECT id, hash FROM audit WHERE table_id = :t ORDER BY id DESC LIMIT 1"
         )
+        if last and last[1] is None:  # never chain, and so sign, what callbets did not write
+            raise TableError(said("audit_unhashed", seq=last[0]))
         if last:
-            seq, previous = last[0] + 1, last[1] or GENESIS
+            seq, previous = last[0] + 1, last[1]
         else:  # the first row chains to the table's identity
             seq, previous = 1, genesis((self._keying() or (None, None))[0])
         ts, body = timestamp(), json.dumps({**payload, "by": self.who}, ensure_ascii=False)

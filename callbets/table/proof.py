@@ -11,7 +11,8 @@ difference (which round, which bet, which field, both values), in the table's la
 What the replay takes from the audit: who sat down, each announcement as it was read back
 (its notation, not its words parsed again: a later grammar cannot change a past bet),
 each confirmation, cancellation, undo, clear, close, spin (with the croupier's zero
-choices and whether it was the last) and replay.  What it cannot know is left out of the
+choices and whether it was the last) and replay (an upgrade of the file changes no
+state).  What it cannot know is left out of the
 comparison: timestamps, idempotency keys, and the language of announcements audited
 before their language was.
 """
@@ -221,6 +222,7 @@ STEPS: dict[str, Step] = {
     "close": _close,
     "settlement": _settlement,
     "replay": _replayed,
+    "upgrade": lambda table, event: None,  # the schema brought up to date (db upgrade)
 }
 """How each kind of audit row is replayed (``spin`` rows go with the next
 ``settlement``)."""

@@ -9,13 +9,17 @@ and who may write it.
   with ``synchronous=FULL``, after SQLite's quick integrity check.
 * A new file is created readable and writable by its owner only (0600), in a folder
   that must already exist.
-* Files made by an earlier version are brought up to date when opened for writing (the
-  audit chain, idempotency keys, the ``table_id`` column the SQL of every backend names),
-  in one transaction; ``callbets db upgrade FILE`` does the same on its own.
+* Files made by an earlier version are brought up to date only by ``callbets db upgrade
+  FILE`` (the audit chain, idempotency keys, the ``table_id`` column the SQL of every
+  backend names), in one transaction, recorded in the audit; an ordinary command refuses
+  to write to them.  The upgrade chains audit rows only in a file made before the chain
+  (no ``hash`` column, no identity): a row without a hash in a chained file was written
+  behind callbets' back, and is refused, never signed.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -25,7 +29,9 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import TableError
+from ..messages import said
 from .chain import genesis, row_hash, table_key
+from .core import terminal, timestamp
 from .store import Row, Store
 
 APPLICATION_ID = 0x43424554
@@ -233,33 +239,43 @@ def create_sqlite(path: Path) -> SqliteStore:
 
 
 def open_sqlite(path: Path, write: bool, checked: bool = True) -> SqliteStore:
-    """Open an existing table file, checked before anything is written to it; opened for
-    writing, a file of an earlier version is brought up to date.
+    """Open an existing table file, checked before anything is written to it.
 
-    :raises TableError: no such file, not a callbets table, damaged, locked, or made by
-        a newer callbets.
+    :raises TableError: no such file, not a callbets table, damaged, locked, made by a
+        newer callbets, or (to write) by an earlier one: ``callbets db upgrade`` first.
     """
     ro, version = _checked(path, quick=checked or write)
     if not write:
         return SqliteStore(ro, path, False)
     ro.close()
+    if version < SCHEMA_VERSION:
+        raise TableError(said("table_needs_upgrade", location=path, version=version))
     try:
         db = _writable(path)
-        if version < SCHEMA_VERSION:
-            _upgrade(db)
     except sqlite3.Error as err:
         raise db_error(path, err) from None
     return SqliteStore(db, path, True)
 
 
 def upgrade_sqlite(path: Path) -> tuple[int, int]:
-    """Bring a table file's schema up to date; (version before, version after).
+    """Bring a table file's schema up to date, and record it in its audit; (version
+    before, version after).
 
-    :raises TableError: as :func:`open_sqlite`.
+    :raises TableError: as :func:`open_sqlite`; audit rows without a hash in a file whose
+        chain had begun (tampering: nothing is upgraded).
+    :raises AuditKeyError: a keyed table, and its key is not set.
     """
     ro, version = _checked(path)
     ro.close()
-    open_sqlite(path, write=True).close()
+    if version < SCHEMA_VERSION:
+        try:
+            db = _writable(path)
+            try:
+                _upgrade(db, path, version)
+            finally:
+                db.close()
+        except sqlite3.Error as err:
+            raise db_error(path, err) from None
     return version, SCHEMA_VERSION
 
 
@@ -316,36 +332,34 @@ def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
 
 
-def _upgrade(db: sqlite3.Connection) -> None:
-    """Versions 1 and 2 to 3, in one transaction: chain the existing audit rows, add
-    idempotency keys, add the ``table_id`` column."""
+def _upgrade(db: sqlite3.Connection, path: Path, version: int) -> None:
+    """From ``version`` to the current one, in one transaction: chain the audit rows of a
+    file made before the chain, add idempotency keys and the ``table_id`` column, and
+    write an ``upgrade`` row to the audit (how many rows it chained, which it did not
+    see written)."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        if "hash" not in _columns(db, "audit"):
-            db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")
-        if "idem" not in _columns(db, "announcements"):
-            db.execute("ALTER TABLE announcements ADD COLUMN idem TEXT")
-            db.execute(
-                "CREATE UNIQUE INDEX one_announcement_per_key ON announcements(idem)"
-                " WHERE idem IS NOT NULL"
-            )
-        for table in TABLES:
-            if "table_id" not in _columns(db, table):
-                db.execute(f"ALTER TABLE {table} ADD COLUMN {SCOPE}")
-        db.execute("DROP INDEX IF EXISTS open_bets")  # version 2's, without table_id
-        for index in SCOPED_INDEXES:
-            db.execute(index)
-        db.execute("DROP TRIGGER IF EXISTS audit_no_update")
-        db.execute("DROP TRIGGER IF EXISTS audit_no_delete")
+        chained_before = "hash" in _columns(db, "audit")
         header = dict(db.execute("SELECT key, value FROM meta").fetchall())
         key = table_key(header.get("uid"), header.get("key_check"))
-        previous = genesis(header.get("uid"))
+        _add_columns(db)
         rows = db.execute("SELECT id, ts, kind, payload, hash FROM audit ORDER BY id").fetchall()
-        for seq, ts, kind, payload, stored in rows:  # version 1 rows have no hash yet
+        unhashed = [seq for seq, _ts, _kind, _payload, stored in rows if stored is None]
+        if unhashed and (chained_before or header.get("uid") or header.get("key_check")):
+            shown = ", ".join(map(str, unhashed[:10])) + (" …" if len(unhashed) > 10 else "")
+            raise TableError(said("upgrade_unhashed", location=path, rows=shown))
+        previous = genesis(header.get("uid"))
+        for seq, ts, kind, payload, stored in rows:  # a file from before the chain
             if stored is None:
                 stored = row_hash(previous, seq, ts, kind, payload, key)
                 db.execute("UPDATE audit SET hash = ? WHERE id = ?", (stored, seq))
             previous = stored
+        seq, ts = (rows[-1][0] + 1 if rows else 1), timestamp()
+        payload = json.dumps({"from": version, "to": SCHEMA_VERSION, "chained": len(unhashed),
+                              "by": {"terminal": terminal()}})  # fmt: skip
+        db.execute("INSERT INTO audit (id, ts, kind, payload, hash) VALUES (?, ?, ?, ?, ?)",
+                   (seq, ts, "upgrade", payload,
+                    row_hash(previous, seq, ts, "upgrade", payload, key)))  # fmt: skip
         for trigger in TRIGGERS:
             db.execute(trigger)
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -354,3 +368,24 @@ def _upgrade(db: sqlite3.Connection) -> None:
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    """The columns, indexes and triggers versions 1 and 2 lack (the triggers dropped
+    while the hashes are written)."""
+    if "hash" not in _columns(db, "audit"):
+        db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")
+    if "idem" not in _columns(db, "announcements"):
+        db.execute("ALTER TABLE announcements ADD COLUMN idem TEXT")
+        db.execute(
+            "CREATE UNIQUE INDEX one_announcement_per_key ON announcements(idem)"
+            " WHERE idem IS NOT NULL"
+        )
+    for table in TABLES:
+        if "table_id" not in _columns(db, table):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {SCOPE}")
+    db.execute("DROP INDEX IF EXISTS open_bets")  # version 2's, without table_id
+    for index in SCOPED_INDEXES:
+        db.execute(index)
+    db.execute("DROP TRIGGER IF EXISTS audit_no_update")
+    db.execute("DROP TRIGGER IF EXISTS audit_no_delete")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import AuditKeyError, CallbetsError
 from ..messages import Said, said
-from .anchor import kept_heads, record_head
+from .anchor import kept_heads, kept_lines, place, record_head
 from .books import table_chain
 from .chain import Head
 from .table import Table
@@ -62,7 +62,12 @@ class Watch:
         return self._replaced(table) + self._audit_flags(table)
 
     def _replaced(self, table: Table) -> list[str]:
-        first = self.places.setdefault(str(table.location), table.uid)
+        where = str(table.location)
+        if where not in self.places and self.anchor is not None:  # a restarted floor
+            here = [k.uid for k in kept_lines(self.anchor) if k.location == place(where)]
+            if here:
+                self.places[where] = here[-1]
+        first = self.places.setdefault(where, table.uid)
         if first == table.uid:
             return []
         return [said("floor_table_replaced", old=first[:8], new=table.uid[:8])]
@@ -83,7 +88,7 @@ class Watch:
         except CallbetsError as err:
             return [said("floor_unchecked", reason=_reason(err))]
         if not cut and head != self.seen.get(table.uid):
-            self._keep(table.uid, head)
+            self._keep(table, head)
         return found
 
     def _cut(self, table: Table) -> list[str]:
@@ -146,10 +151,10 @@ class Watch:
         heads = kept_heads(self.anchor, uid)
         return heads[-1] if heads else None
 
-    def _keep(self, uid: str, head: Head) -> None:
-        self.seen[uid] = head
-        if self.anchor is not None:
-            record_head(self.anchor, uid, head)
+    def _keep(self, table: Table, head: Head) -> None:
+        self.seen[table.uid] = head
+        if self.anchor is not None and not self._replaced(table):
+            record_head(self.anchor, table.uid, head, table.keyed, table.location)
 
 
 def _broken(seq: int | None, reason: object) -> Said:
