@@ -103,3 +103,36 @@ def test_the_console_on_postgresql_through_restarts_outages_and_locks(
         assert "EXIT=0" in screen and "Press ENTER" not in screen, screen
         with Table.open(url, write=False) as after:
             assert after.state()["staked"] == 35 and after.verify().ok
+
+
+def test_a_console_that_lost_its_lock_to_another_is_stopped_at_every_action() -> None:
+    """The server restarts under a console; another console takes the table before the
+    first one does anything.  The first is told at its next action and at every action
+    after it (it used to be told once, then write on as if it held the table)."""
+    import psycopg
+
+    from callbets.console.lock import DatabaseConsoleLock
+    from callbets.errors import TableError
+
+    with own_server() as pg:
+        with psycopg.connect(pg.url, autocommit=True) as conn:
+            conn.execute("CREATE DATABASE casino")
+        url = pg.url.rsplit("/", 1)[0] + "/casino?table=T2"
+        upgrade(url.split("?")[0])
+        with Table.create(url, "venice-french", "fr") as t:
+            t.add_player("rouge")
+        first = Table.open(url)
+        DatabaseConsoleLock(first.store).acquire()
+        pg.stop()
+        pg.start()
+        second = Table.open(url)
+        DatabaseConsoleLock(second.store).acquire()  # the first one's session is gone
+        with pytest.raises(TableError):  # the action that meets the lost connection
+            first.bet("rouge", "noir à 5")
+        for action in (lambda: first.bet("rouge", "noir à 5"), first.state, first.close):
+            with pytest.raises(TableError, match="another console took the table"):
+                action()
+        second.bet("rouge", "rouge à 10")
+        assert second.state()["staked"] == 10  # nothing of the first one's got through
+        first.close_file()
+        second.close_file()

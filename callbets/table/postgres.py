@@ -200,6 +200,9 @@ class PostgresStore(Store):
         self._psycopg = _driver()
         self._depth = 0
         self._console = False
+        self._console_lost = False
+        """The console lock was lost with the connection and another console took the
+        table meanwhile: nothing more is read or written through this store."""
         self._kept = kept
         """On a connection its thread keeps open (:func:`open_postgres`): never closed here."""
         self._finalizer = weakref.finalize(self, _left_open if kept else conn.close)
@@ -209,15 +212,16 @@ class PostgresStore(Store):
         """The connection; a new one when the last was lost (the server restarted, the
         network dropped) between two transactions: the action that met the loss failed
         with a clear error, the next one goes through."""
+        if self._console_lost:  # told once is not enough: every action, until closed
+            raise TableError(said("console_lock_lost", place=self.label))
         if self._depth == 0 and self.conn.broken:
             self._finalizer.detach()
             self.conn.close()
             self.conn, _, _ = connect(self.url, self.writable)
             self._finalizer = weakref.finalize(self, self.conn.close)
             if self._console and not self.hold_console(True):
-                self._console = False
-                raise TableError(f"{self.label}: the connection was lost and another console "
-                                 "took the table meanwhile")  # fmt: skip
+                self._console, self._console_lost = False, True
+                raise TableError(said("console_lock_lost", place=self.label))
         return self.conn
 
     def rows(self, sql: str, **params: Any) -> list[Row]:
