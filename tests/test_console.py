@@ -163,6 +163,35 @@ def test_history_is_kept_across_restarts(table_file: str) -> None:
     assert "toute la table :" in again
 
 
+def test_a_huge_paste_is_neither_echoed_whole_nor_kept(table_file: str) -> None:
+    """A 28,000-character paste (the pipe holds 64 kB) is refused with an excerpt
+    around the caret, and the history file neither keeps it nor offers it again (issue
+    41, finding 10)."""
+    paste = "rouge: " + "voisins à 5 " * 2_400
+    pasted = "\x1b[200~" + paste + "\x1b[201~"  # as a terminal pastes: bracketed
+    out = drive(table_file, "/seat rouge" + ENTER + pasted + ENTER + QUIT)
+    refused = out[out.index("✗ refusé") : out.index("au revoir")]
+    assert "au plus 500 caractères" in refused and len(refused) < 400, len(refused)
+    assert "…" in refused and "^" in refused
+    history = Path(f"{table_file}.history")
+    if history.exists():  # a file table; a database's console keeps it beside the folder
+        assert "/seat rouge" in history.read_text() and "voisins" not in history.read_text()
+    again = drive(table_file, "\x1b[A\x1b[A" + ENTER + QUIT)  # Up Up: before /quit
+    assert "déjà à la table" in again and "refusé" not in again  # /seat rouge, not the paste
+
+
+def test_a_refused_line_is_shown_around_its_caret() -> None:
+    from callbets.console.session import excerpt
+
+    assert excerpt("tiers à 5 x", 10) == ("tiers à 5 x", 10)
+    text = "a" * 300 + "X" + "b" * 300
+    shown, column = excerpt(text, 300)
+    assert shown[column] == "X" and shown.startswith("…") and shown.endswith("…")
+    assert len(shown) < 80
+    end, at = excerpt(text, 601)  # the caret after the last character
+    assert at == len(end) and not end.endswith("…")
+
+
 # ---- the session, line by line -------------------------------------------------------
 @pytest.fixture
 def session(table_file: str) -> Session:

@@ -28,6 +28,7 @@ from prompt_toolkit.styles import Style
 
 from ..language.grammar import language
 from ..language.normalize import fold
+from ..language.parse import MAX_CHARS
 from ..language.readback import reading_line
 from ..messages import message_in
 from ..table import Table
@@ -135,6 +136,21 @@ def show(fragments: Fragments, output: Output | None = None) -> None:
         print_formatted_text(FormattedText(safe), style=STYLE, end="", output=output)
 
 
+class LineHistory(FileHistory):
+    """The history file, without lines longer than any announcement can be (a paste the
+    parser refuses is not kept, nor offered again by the up arrow)."""
+
+    def store_string(self, string: str) -> None:
+        """Keep a line, if it is not too long to be one."""
+        if len(string) <= MAX_CHARS:
+            super().store_string(string)
+
+    def append_string(self, string: str) -> None:
+        """Offer a line again (up arrow), if it is not too long to be one."""
+        if len(string) <= MAX_CHARS:
+            super().append_string(string)
+
+
 def history_for(table: Table) -> History:
     """The command history kept beside the table file (in memory if that cannot be)."""
     path = table.local_file(".history")
@@ -142,7 +158,7 @@ def history_for(table: Table) -> History:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
     except OSError:
         return InMemoryHistory()
-    return FileHistory(str(path))
+    return LineHistory(str(path))
 
 
 class VoiceLink:

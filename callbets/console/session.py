@@ -324,8 +324,9 @@ class Session:
         kind = say_in(self.lang, f"kind_{err.kind}")
         out = error(say(self.lang, "refused", kind=kind, message=said))
         if err.column is not None:
-            out += line(f"  {err.text}", "class:dim")
-            out += line(f"  {' ' * err.column}^", "class:error")
+            shown, column = excerpt(err.text, err.column)
+            out += line(f"  {shown}", "class:dim")
+            out += line(f"  {' ' * column}^", "class:error")
         if isinstance(err, AmbiguousError):
             for i, reading in enumerate(err.readings, 1):
                 shown = reading_line(reading, self.lang, self.table.house)
@@ -475,3 +476,21 @@ class Session:
         chips = [(b.position, b.amount) for b in self.table.open_bets()]
         path.write_text(svg(chips, f"table {self.table.name}"), encoding="utf-8")
         return line(say(self.lang, "svg_table", path=path), "class:ok")
+
+
+SHOWN_AROUND = 36
+"""Characters of a refused line shown on each side of the caret: a long line (a paste)
+is shown as an excerpt, never echoed whole."""
+
+
+def excerpt(text: str, column: int, around: int = SHOWN_AROUND) -> tuple[str, int]:
+    """The part of a refused line to show under its message, and where the caret goes in
+    it: the whole line when it is short, else the words around ``column`` with "…"
+    where the line goes on."""
+    if len(text) <= 2 * around + 8:
+        return text, column
+    start = max(0, min(column - around, len(text) - 2 * around))
+    end = min(len(text), start + 2 * around)
+    before = "…" if start > 0 else ""
+    after = "…" if end < len(text) else ""
+    return before + text[start:end] + after, column - start + len(before)
