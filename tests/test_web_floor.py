@@ -589,3 +589,62 @@ def test_event_streams_are_capped_and_the_floor_still_answers(floor: Path, monke
             time.sleep(0.2)
         second.close()
     assert any("the most allowed" in r.getMessage() for r in caplog.records)
+
+
+def test_named_tokens_are_revoked_by_deleting_their_line_and_every_request_is_logged(
+    floor: Path, tmp_path: Path
+):
+    """One token per pit boss in a file read again when it changes: a deleted line
+    revokes that token at once, without a restart; the access log says who (the
+    token's name, or the client's address), when, what and the answer."""
+    from callbets.web import AccessLog, Tokens
+
+    tokens_file, log_file = tmp_path / "tokens", tmp_path / "access.log"
+    tokens_file.write_text("# pit bosses\nanna s3cret-anna-0001\nbruno s3cret-bruno-0002\n")
+    with serving([str(floor)], tokens=Tokens(file=tokens_file),
+                 access=AccessLog(log_file)) as url:  # fmt: skip
+        assert get(url + "/api/floor")[0] == 401
+        assert get(url + "/api/floor", auth=basic("s3cret-anna-0001"))[0] == 200
+        assert get(url + "/", auth="Bearer s3cret-bruno-0002")[0] == 200
+        time.sleep(0.05)  # another modification time, whatever the file system's grain
+        tokens_file.write_text("anna s3cret-anna-0001\n")  # bruno revoked
+        assert get(url + "/", auth="Bearer s3cret-bruno-0002")[0] == 401
+        assert get(url + "/", auth="Bearer s3cret-anna-0001")[0] == 200
+    lines = log_file.read_text().splitlines()
+    assert log_file.stat().st_mode & 0o777 == 0o600
+    said = [line.split()[1:] for line in lines]  # who, client, method, path, status
+    assert said == [
+        ["-", "127.0.0.1", "GET", "/api/floor", "401"],
+        ["anna", "127.0.0.1", "GET", "/api/floor", "200"],
+        ["bruno", "127.0.0.1", "GET", "/", "200"],
+        ["-", "127.0.0.1", "GET", "/", "401"],
+        ["anna", "127.0.0.1", "GET", "/", "200"],
+    ], lines
+    assert all(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00 ", line) for line in lines)
+
+
+def test_half_sent_requests_are_closed_and_a_page_still_answers(floor: Path, monkeypatch, caplog):
+    """200 connections that begin a request and never finish its headers (and others
+    that send nothing) are closed after the floor's header timeout, said in its log;
+    meanwhile a page answers within 2 s."""
+    from callbets.web import app as web_app
+
+    monkeypatch.setattr(web_app, "HEADER_TIMEOUT", 3.0)
+    with serving([str(floor)]) as url:
+        port = int(url.rsplit(":", 1)[1])
+        held = []
+        for i in range(200):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            if i % 2:  # half of them send half a request, byte by byte would do the same
+                s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            held.append(s)
+        start = time.monotonic()
+        assert get(url + "/", timeout=2)[0] == 200
+        assert time.monotonic() - start < 2.0
+        deadline = time.monotonic() + 15
+        for s in held:  # each one closed by the floor: end of stream
+            s.settimeout(max(0.1, deadline - time.monotonic()))
+            assert s.recv(100) == b"", "a half-sent request was kept open"
+            s.close()
+        assert time.monotonic() - start < 12
+    assert any("were not all sent" in r.getMessage() for r in caplog.records)

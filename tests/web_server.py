@@ -19,7 +19,8 @@ from contextlib import contextmanager
 import psycopg
 import uvicorn
 
-from callbets.web import Poller, build
+from callbets.web import AccessLog, Poller, Tokens, build
+from callbets.web.app import server_config
 
 from .conftest import ROOT
 
@@ -40,6 +41,7 @@ def table(location: str, *steps: tuple[str, ...], lang: str = "fr") -> None:
 @contextmanager
 def serving(sources: list[str], lang: str = "en", token: str = "", every: float = 0.3,
             poller: Poller | None = None, hosts: frozenset[str] = frozenset(),
+            tokens: Tokens | None = None, access: AccessLog | None = None,
             ) -> Iterator[str]:  # fmt: skip
     """The floor of ``sources`` served (or ``poller``'s, not started: its snapshot as it
     is); yields its address (``http://127.0.0.1:PORT``)."""
@@ -48,9 +50,9 @@ def serving(sources: list[str], lang: str = "en", token: str = "", every: float 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    app = build(poller, token, start=start, hosts=hosts)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1)  # fmt: skip
+    app = build(poller, token, start=start, hosts=hosts, tokens=tokens, access=access)
+    config = server_config(app)  # the floor's own bounds and protocol
+    config.timeout_graceful_shutdown = 1
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -134,11 +134,15 @@ def _serve(args: argparse.Namespace, watch: Watch) -> int:
             raise
         complain(say_in(args.lang, "web_needs_extra"))
         return EXIT_USAGE
-    token = args.token or ""
-    if not token and not loopback(args.host):
+    tokens = web.Tokens(args.token or "", Path(args.tokens) if args.tokens else None)
+    if not tokens.required and not loopback(args.host):
         print(say_in(args.lang, "web_open_network", host=args.host), file=sys.stderr, flush=True)
+    if args.access_log != "-" and Path(args.access_log).parent == data_folder():
+        make_data_folder()
+    access = web.AccessLog(None if args.access_log == "-" else Path(args.access_log))
     poller = web.Poller([str(t) for t in args.table], args.lang, args.every, args.large_win, watch)
-    return web.serve(poller, args.host, args.port, token, frozenset(args.allow_host or ()))
+    hosts = frozenset(args.allow_host or ())
+    return web.serve(poller, args.host, args.port, tokens, hosts, access)
 
 
 def add_commands(sub: Any) -> None:
@@ -197,6 +201,18 @@ def add_commands(sub: Any) -> None:
         help="with --serve: every request must carry it, as HTTP Bearer or as the password "
         "of HTTP Basic (a browser asks for it); better given as $CALLBETS_FLOOR_TOKEN, "
         "which ps does not show",
+    )  # fmt: skip
+    p.add_argument(
+        "--tokens", metavar="FILE",
+        help="with --serve: named tokens, one per line 'NAME TOKEN' (one per pit boss); "
+        "the file is read again when it changes, so deleting a line revokes that token at "
+        "once; each request's token name goes to the access log",
+    )  # fmt: skip
+    p.add_argument(
+        "--access-log", metavar="FILE", default=str(data_folder() / "floor-access.log"),
+        help="with --serve: one line per request (when, token name, client address, "
+        "method, path, status), appended to FILE, owner-only (default: %(default)s; "
+        "'-': standard error)",
     )  # fmt: skip
     p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="en",
                    help="the floor's language (default: en)")  # fmt: skip

@@ -2,8 +2,9 @@
 
 * :mod:`.snapshot`: one background look at every table, shared by every page;
 * :mod:`.details`: what a table page shows (picture, bets read back, spins, report);
-* :mod:`.app`: the routes (Starlette, served by uvicorn) behind a guard: GET and HEAD
-  only, the token, a strict Content-Security-Policy;
+* :mod:`.app`: the routes (Starlette, served by uvicorn) behind a guard: the Host, GET
+  and HEAD only, the tokens, a strict Content-Security-Policy;
+* :mod:`.access`: named, revocable tokens and the access log;
 * ``static/`` and ``templates/``: the page's script, style sheet and HTML (Jinja2,
   escaped by default; the script puts every word in as text).
 
@@ -13,7 +14,8 @@ Starlette, uvicorn and Jinja2 come with the ``floor`` extra
 
 from __future__ import annotations
 
+from .access import AccessLog, Tokens
 from .app import build, serve
 from .snapshot import Poller
 
-__all__ = ["Poller", "build", "serve"]
+__all__ = ["AccessLog", "Poller", "Tokens", "build", "serve"]

@@ -13,18 +13,16 @@ Routes (all GET or HEAD; every other method is refused with 405 on every path):
 * ``/static/…``: the page's script and style sheet (no inline script or style, so the
   Content-Security-Policy allows none).
 
-:class:`Guard` wraps the whole application: the method, the token (HTTP Bearer, or HTTP
-Basic with the token as password, compared in constant time) and the security headers
-on every response, error pages included.
+:class:`Guard` wraps the whole application: the ``Host``, the method, the tokens
+(:mod:`.access`: named, revocable, compared in constant time), the security headers on
+every response, error pages included, and the access log.  :class:`FloorProtocol`
+closes connections whose headers never finish.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
-import hmac
 import ipaddress
 import json
 import logging
@@ -36,6 +34,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import h11
 import jinja2
 import uvicorn
 from starlette.applications import Starlette
@@ -45,10 +44,12 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..messages import say_in
 from ..table.table import Table
 from ..table.watch import Proof
+from .access import AccessLog, Tokens
 from .details import Details, table_details
 from .snapshot import Poller, safe_json
 
@@ -73,6 +74,8 @@ KEEP_ALIVE = 15.0
 MAX_STREAMS = 100
 """Event streams open at once (each page open keeps one): beyond it a new one is refused
 (503, Retry-After) and the floor's log says so; pages and JSON still answer."""
+HEADER_TIMEOUT = 10.0
+"""Seconds a connection has to send a request's line and headers (:class:`FloorProtocol`)."""
 MAX_CONNECTIONS = 400
 """Connections at once, finished requests or not (uvicorn's ``limit_concurrency``): beyond
 it a new one is answered 503 at once, so that half-sent requests cannot pile up."""
@@ -91,21 +94,6 @@ class SafeJSON(JSONResponse):
     def render(self, content: Any) -> bytes:
         """The body."""
         return safe_json(content).encode("utf-8")
-
-
-def authorised(header: str, token: str) -> bool:
-    """Whether an ``Authorization`` header carries the token: ``Bearer TOKEN``, or
-    ``Basic`` with any user name and the token as password."""
-    scheme, _, value = header.strip().partition(" ")
-    given = value.strip()
-    if scheme.lower() == "basic":
-        try:
-            given = base64.b64decode(given, validate=True).decode("utf-8").partition(":")[2]
-        except (binascii.Error, UnicodeDecodeError):
-            return False
-    elif scheme.lower() != "bearer":
-        return False
-    return hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8"))
 
 
 def served_name(host_header: str, named: frozenset[str]) -> bool:
@@ -131,19 +119,27 @@ def served_name(host_header: str, named: frozenset[str]) -> bool:
 
 class Guard:
     """Every request: a ``Host`` this floor serves (421 otherwise: :func:`served_name`),
-    GET or HEAD only (405), the token when there is one (401, with ``WWW-Authenticate:
-    Basic`` so a browser asks for it), and the security headers."""
+    GET or HEAD only (405), a token it accepts when it has any (401, with
+    ``WWW-Authenticate: Basic`` so a browser asks for it), the security headers, and a
+    line in the access log (:mod:`.access`)."""
 
     def __init__(
-        self, app: ASGIApp, token: str, lang: str, hosts: frozenset[str] = frozenset()
+        self,
+        app: ASGIApp,
+        tokens: Tokens,
+        lang: str,
+        hosts: frozenset[str] = frozenset(),
+        access: AccessLog | None = None,
     ) -> None:
-        self.app, self.token, self.lang, self.hosts = app, token, lang, hosts
+        self.app, self.tokens, self.lang, self.hosts = app, tokens, lang, hosts
+        self.access = access
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The ASGI call."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        who = ""
 
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -151,10 +147,15 @@ class Guard:
                         if k.decode("latin-1").lower() not in SECURITY_HEADERS]  # fmt: skip
                 added = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
                 message = {**message, "headers": kept + added}
+                if self.access is not None:
+                    client = (scope.get("client") or ("", 0))[0]
+                    self.access.write(who, client, scope["method"], scope["path"],
+                                      int(message["status"]))  # fmt: skip
             await send(message)
 
         refused: Response | None = None
-        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        headers = dict(scope["headers"])
+        host = headers.get(b"host", b"").decode("latin-1")
         if not served_name(host, self.hosts):
             log.warning("a request for host %r refused (not a name this floor serves)", host)
             refused = PlainTextResponse(say_in(self.lang, "web_host") + "\n", 421)
@@ -162,13 +163,14 @@ class Guard:
             refused = PlainTextResponse(
                 say_in(self.lang, "web_read_only") + "\n", 405, {"Allow": "GET, HEAD"}
             )
-        elif self.token:
-            headers = dict(scope["headers"])
-            header = headers.get(b"authorization", b"").decode("latin-1")
-            if not authorised(header, self.token):
+        elif self.tokens.required:
+            found = self.tokens.who(headers.get(b"authorization", b"").decode("latin-1"))
+            if found is None:
                 challenge = 'Basic realm="callbets floor", charset="UTF-8"'
                 refused = PlainTextResponse(say_in(self.lang, "web_token") + "\n", 401,
                                             {"WWW-Authenticate": challenge})  # fmt: skip
+            else:
+                who = found
         if refused is not None:
             await refused(scope, receive, secured)
             return
@@ -358,30 +360,84 @@ def build(
     start: bool = True,
     banner: str = "",
     hosts: frozenset[str] = frozenset(),
+    tokens: Tokens | None = None,
+    access: AccessLog | None = None,
 ) -> ASGIApp:
     """The floor's web application over a poller (started and stopped with the server
-    when ``start``), behind its guard (``token``, and ``hosts``: names it answers to
-    besides addresses and this machine's); ``banner`` is said on stderr once it listens."""
-    return Guard(FloorSite(poller, start, banner).app(), token, poller.lang, hosts)
+    when ``start``), behind its guard: ``token`` (one token) or ``tokens`` (named ones),
+    ``hosts`` (names it answers to besides addresses and this machine's), ``access``
+    (where each request is written); ``banner`` is said on stderr once it listens."""
+    guard_tokens = tokens if tokens is not None else Tokens(token)
+    return Guard(FloorSite(poller, start, banner).app(), guard_tokens, poller.lang, hosts,
+                 access)  # fmt: skip
+
+
+def server_config(app: ASGIApp, host: str = "127.0.0.1", port: int = 8024) -> uvicorn.Config:
+    """uvicorn's settings for the floor: its bounds (:data:`MAX_CONNECTIONS`, half-sent
+    requests closed after :data:`HEADER_TIMEOUT`), no access log of its own (the
+    guard's), no server header."""
+    return uvicorn.Config(
+        app, host=host, port=port, http=FloorProtocol, log_level="warning",
+        limit_concurrency=MAX_CONNECTIONS, access_log=False, server_header=False,
+        timeout_graceful_shutdown=2, lifespan="on",
+    )  # fmt: skip
 
 
 def serve(
     poller: Poller,
     host: str = "127.0.0.1",
     port: int = 8024,
-    token: str = "",
+    tokens: Tokens | None = None,
     hosts: frozenset[str] = frozenset(),
+    access: AccessLog | None = None,
 ) -> int:
     """Serve the floor until interrupted (Ctrl-C); returns the exit status."""
     banner = say_in(poller.lang, "web_serving", host=host, port=port)
-    config = uvicorn.Config(
-        build(poller, token, banner=banner, hosts=hosts), host=host, port=port,
-        log_level="warning", limit_concurrency=MAX_CONNECTIONS,
-        access_log=False, server_header=False, timeout_graceful_shutdown=2,
-        lifespan="on",
-    )  # fmt: skip
-    Server(config, poller).run()
+    app = build(poller, banner=banner, hosts=hosts, tokens=tokens, access=access)
+    Server(server_config(app, host, port), poller).run()
     return 0
+
+
+class FloorProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, which closes a connection whose request line and
+    headers are not all there :data:`HEADER_TIMEOUT` seconds after they began (or after
+    it opened): slow or half-sent requests cannot hold connections (uvicorn times out
+    only idle kept-alive ones)."""
+
+    _begun: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """A new connection: its first request's headers are awaited."""
+        super().connection_made(transport)
+        self._watch_headers()
+
+    def data_received(self, data: bytes) -> None:
+        """More bytes: the headers may be complete now, or a next request begun."""
+        super().data_received(data)
+        self._watch_headers()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The connection ended: nothing more to await."""
+        if self._begun is not None:
+            self._begun.cancel()
+            self._begun = None
+        super().connection_lost(exc)
+
+    def _watch_headers(self) -> None:
+        waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+        if waiting and self._begun is None:
+            self._begun = self.loop.call_later(HEADER_TIMEOUT, self._too_slow)
+        elif not waiting and self._begun is not None:
+            self._begun.cancel()
+            self._begun = None
+
+    def _too_slow(self) -> None:
+        self._begun = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            client = f"{self.client[0]}:{self.client[1]}" if self.client else "?"
+            log.warning("a request from %s closed: its headers were not all sent within "
+                        "%g s", client, HEADER_TIMEOUT)  # fmt: skip
+            self.transport.close()
 
 
 class Doorbell:
