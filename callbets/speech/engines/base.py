@@ -85,9 +85,14 @@ class Engine(Protocol):
     """Which acoustic model it hears with (a folder, or what the package ships)."""
     suppress_noise: bool
     """Whether its acoustic model hears better with the audio's noise suppressed first
-    (:mod:`callbets.speech.denoise`).  A model adapted to recordings hears audio as those
-    were: suppressed, the French test split's clean speech fell from 89 to 44 % through
-    the model adapted to raw French."""
+    where the room is noisy (:class:`callbets.speech.denoise.NoiseGate`: a quiet room's
+    audio is given as it came).  Suppressed everywhere, a model adapted to raw
+    recordings hears clean speech worse (the French test split through the model adapted
+    to raw French: 89 → 44 %); gated, it hears noisy rooms better and quiet ones the
+    same: with pink noise at 15 dB, the French test split 55 → 68 % and the Italian
+    56 → 71 % first readings exact, festival's Italian voices (never adapted on) 3 → 47 %,
+    neural voices 0 → 12 % (French) and 5 → 31 % (Italian), no wrong bet accepted
+    (bench/voice_bench.py, bench/denoise_bench.py)."""
 
     def open(self) -> Utterance:
         """Start decoding an utterance (:func:`hear_whole` decodes a whole one)."""

@@ -204,7 +204,7 @@ class PocketSphinxEngine:
             extra = {"mean": str(adapted / "means"), "var": str(adapted / "variances")}
         if (adapted / "mllr_matrix").is_file():
             extra["mllr"] = str(adapted / "mllr_matrix")
-        self.suppress_noise = not extra  # the model as trained on real recordings
+        self.suppress_noise = True  # gated: only where the room is noisy (base.Engine)
         if extra:
             whose = f"croupier {croupier}" if croupier else f"{lang} speech"
             self.model_name += f", adapted to {whose} ({adapted})"
