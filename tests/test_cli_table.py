@@ -126,3 +126,17 @@ def test_replays_and_zero_choices_take_the_tables_words_and_answer_with_them(tmp
     )
     done = t("replay", "3", "a rifare")
     assert done.returncode == 0 and "a rifare" in done.stdout
+
+
+def test_an_announcement_is_named_as_printed(tmp_path: Path):
+    """``confirm '#7'`` and ``cancel '#8'``: the number as the table prints it (issue 42)."""
+    table = str(tmp_path / "t.sqlite")
+    for args in (("open",), ("player", "rouge"), ("announce", "rouge", "tiers à 1"),
+                 ("announce", "rouge", "rouge à 10")):  # fmt: skip
+        assert cb("table", "--table", table, *args).returncode == 0
+    confirmed = cb("table", "--table", table, "confirm", "#1")
+    assert confirmed.returncode == 0 and "#1" in confirmed.stdout, confirmed.stderr
+    assert cb("table", "--table", table, "cancel", " #2").returncode == 0
+    assert cb("table", "--table", table, "confirm", "#x").returncode == 2
+    state = json.loads(cb("table", "--table", table, "show", "--json").stdout)
+    assert state["staked"] == 6

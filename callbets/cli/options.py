@@ -77,6 +77,11 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return read
 
 
+def announcement_number(value: str) -> int:
+    """An argparse type: an announcement's number as printed (``#7``) or bare (``7``)."""
+    return whole_number(1, MAX_ID)(value.strip().removeprefix("#"))
+
+
 def winning_number(value: str) -> int:
     """An argparse type: the winning number, 0 to 36, in digits or in the words of any
     table's language (``17``, ``dix-sept``, ``diciassette``, ``seventeen``)."""

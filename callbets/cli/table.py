@@ -28,6 +28,7 @@ from .options import (
     MAX_ID,
     MAX_ROUND,
     JsonLines,
+    announcement_number,
     complain,
     echo,
     json_line,
@@ -338,7 +339,7 @@ def add_commands(sub: Any) -> None:
     for name, helptext in (("confirm", "confirm an announcement"),
                            ("cancel", "cancel an announcement")):  # fmt: skip
         acts.add_parser(name, help=helptext).add_argument(
-            "id", type=whole_number(1, MAX_ID), help="the announcement's number (#N, as printed)"
+            "id", type=announcement_number, help="the announcement's number (#N, as printed)"
         )
     acts.add_parser("undo", help="take back the last confirmed announcement")
     acts.add_parser("clear", help="remove a player's bets").add_argument(
