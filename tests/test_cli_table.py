@@ -140,3 +140,16 @@ def test_an_announcement_is_named_as_printed(tmp_path: Path):
     assert cb("table", "--table", table, "confirm", "#x").returncode == 2
     state = json.loads(cb("table", "--table", table, "show", "--json").stdout)
     assert state["staked"] == 6
+
+
+def test_a_folder_a_device_or_a_pipe_given_as_a_table_is_bad_input(tmp_path: Path):
+    """Exit 2, as the README promises for devices, with what it is: not "no table"."""
+    import os
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for where in ("/dev/null", str(tmp_path), str(pipe)):
+        for action in (("show",), ("verify",), ("bet", "rouge", "rouge à 5")):
+            proc = cb("table", "--table", where, *action)
+            assert proc.returncode == 2 and "is not a file" in proc.stderr, (where, proc.stderr)
+    assert cb("table", "--table", str(tmp_path / "none.sqlite"), "show").returncode == 1

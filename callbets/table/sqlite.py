@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..errors import TableError
+from ..errors import LocationError, TableError
 from ..messages import said
 from .chain import genesis, row_hash, table_key
 from .core import terminal, timestamp
@@ -283,6 +283,8 @@ def _checked(path: Path, quick: bool = True) -> tuple[sqlite3.Connection, int]:
     """A read-only connection to a table file and its schema version, after SQLite's
     quick check (``quick``); nothing is written."""
     if not path.is_file():
+        if path.exists():  # a folder, a device, a pipe: bad input, not a missing table
+            raise LocationError(said("table_not_a_file", path=path))
         raise TableError(f"no table at {path}: open one with 'callbets table open'")
     with open(path, "rb") as f:
         if f.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
@@ -293,8 +295,8 @@ def _checked(path: Path, quick: bool = True) -> tuple[sqlite3.Connection, int]:
         version = _recognise(ro, path)
         check = ro.execute("PRAGMA quick_check").fetchone() if quick else ("ok",)
         if check is None or check[0] != "ok":
-            said = check[0] if check else "?"
-            raise TableError(f"{path} is damaged (SQLite quick check: {said})")
+            found = check[0] if check else "?"
+            raise TableError(f"{path} is damaged (SQLite quick check: {found})")
     except sqlite3.Error as err:
         raise db_error(path, err) from None
     if version > SCHEMA_VERSION:
