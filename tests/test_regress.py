@@ -75,6 +75,9 @@ def test_baseline_lists_new_failures_and_junit_is_valid(tmp_path: Path):
     root = ET.parse(junit).getroot()
     cases = root.findall("testcase")
     assert len(cases) == 1 and cases[0].find("failure") is not None
+    # what JUnit readers expect of a suite and its cases (issue 42): the time, the errors
+    assert root.get("errors") == "0" and float(root.get("time", "x")) > 0
+    assert float(cases[0].get("time", "x")) == float(root.get("time", "y"))
 
 
 def test_threshold_gates_the_run(tmp_path: Path):

@@ -30,6 +30,7 @@ import os
 import re
 import signal
 import threading
+import time
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -97,6 +98,8 @@ class Result:
     first_right: bool | None = None
     """Whether the first reading shown (accepted or asked about) had the expected chips;
     None when nothing was read (a refusal)."""
+    seconds: float = 0.0
+    """How long the item took to score (hearing, parsing, comparing)."""
 
 
 def _chips(expect: str, house: str) -> Counter[str]:
@@ -293,11 +296,15 @@ def run_item(
 ) -> Result:
     """Score one item (typed or recorded; a recording with ``croupier``'s enrolled model
     when he is enrolled for its language, see :func:`~callbets.speech.croupiers.resolve`)."""
+    start = time.perf_counter()
     if item.audio:
         whose = resolve(croupier, item.lang)
         name = engine or item.engine or default_engine(item.lang, model, whose)
-        return run_audio(item, name, model, whose)
-    return run_text(item)
+        result = run_audio(item, name, model, whose)
+    else:
+        result = run_text(item)
+    result.seconds = time.perf_counter() - start
+    return result
 
 
 class ClusterError(InputError):
@@ -466,12 +473,13 @@ def summary(results: list[Result]) -> dict[str, Any]:
 
 
 def report_json(results: list[Result]) -> dict[str, Any]:
-    """The whole run as JSON (also the format of a baseline)."""
+    """The whole run as JSON (also the format of a baseline): the same for the same
+    outcomes, so each item's time is left to the JUnit report."""
     return {
         "summary": summary(results),
         "items": [
             {
-                **{k: v for k, v in asdict(r).items() if k != "item"},
+                **{k: v for k, v in asdict(r).items() if k not in ("item", "seconds")},
                 "id": r.item.id,
                 "lang": r.item.lang,
                 "expect": r.item.expect,
@@ -523,16 +531,17 @@ def junit(results: list[Result]) -> str:
         name="callbets regress",
         tests=str(len(results)),
         failures=str(sum(r.outcome == "wrong" for r in results)),
+        errors="0",  # every item gives an outcome: one that cannot be run is refused
         skipped="0",
+        time=f"{sum(r.seconds for r in results):.3f}",
     )
     counts = ET.SubElement(suite, "properties")
     for outcome in OUTCOMES:
         n = sum(r.outcome == outcome for r in results)
         ET.SubElement(counts, "property", name=outcome, value=str(n))
     for r in results:
-        case = ET.SubElement(
-            suite, "testcase", classname=f"{r.item.lang}.{r.item.family}", name=r.item.id
-        )
+        case = ET.SubElement(suite, "testcase", classname=f"{r.item.lang}.{r.item.family}",
+                             name=r.item.id, time=f"{r.seconds:.3f}")  # fmt: skip
         props = ET.SubElement(case, "properties")
         ET.SubElement(props, "property", name="outcome", value=r.outcome)
         if r.first_right is not None:
