@@ -332,6 +332,27 @@ def test_the_readmes_read_only_role_is_enough_and_cannot_write(postgres_server: 
     assert refused.returncode != 0 and "read-only" in refused.stderr + refused.stdout
 
 
+def test_a_missing_grant_is_said_with_what_to_grant(postgres_server: str):
+    """A role that may connect but was given no grant on callbets' tables: "permission
+    denied" comes with which grants a croupier and a floor need (issue 42)."""
+    run = uuid.uuid4().hex[:8]
+    name, role = f"web_{run}", f"nogrant_{run}"
+    admin = postgres_server.rsplit("/", 1)[0]
+    with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    db = f"{admin}/{name}"
+    assert cb("db", "upgrade", db).returncode == 0
+    table(f"{db}?table=T1", ("player", "rouge"))
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"GRANT CONNECT ON DATABASE {name} TO {role}")
+    bare = db.replace("://callbets@", f"://{role}@")
+    for action in (("show",), ("bet", "rouge", "noir à 5")):
+        proc = cb("table", "--table", f"{bare}?table=T1", *action)
+        assert proc.returncode == 1, proc.stderr
+        assert "lacks a grant" in proc.stderr and "SELECT, INSERT and UPDATE" in proc.stderr
+
+
 def test_a_server_error_is_a_short_sentence(caplog: pytest.LogCaptureFixture):
     poller = Poller([], "it")
     poller.snapshot = Snapshot(1, (), {}, {"tables": [{"what": "not a table's entry"}]})

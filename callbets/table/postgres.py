@@ -182,6 +182,8 @@ def db_error(label: str, err: Exception) -> TableError:
         return TableError(f"{label}: no callbets schema there: run 'callbets db upgrade URL'")
     if isinstance(err, psycopg.errors.RaiseException):
         return TableError(f"{label}: {text}")
+    if isinstance(err, psycopg.errors.InsufficientPrivilege):
+        return TableError(said("db_permission", place=label, reason=text))
     if isinstance(err, psycopg.OperationalError):
         return TableError(f"cannot reach the database of {label} ({text})")
     return TableError(f"{label}: {text}")
