@@ -66,15 +66,17 @@ def test_one_announcement_naming_a_position_twice_is_checked_on_the_total(house)
 def test_where_the_house_caps_only_the_maximum_plays_across_bets(where: Where, house):
     t = table(where, house)
     high = t.house.limits.for_kind("straight")[1]  # type: ignore[index]
-    t.bet("rouge", f"17 en plein à {high}")
+    t.bet("rouge", f"17 en plein à {high - 10}")
     _, warned = t._parse(f"17 en plein à {high}", None)
-    assert warned and f"only 0 of it plays, {high} will be handed back" in warned[0]
+    assert warned and f"only 10 of it plays, {high - 10} will be handed back" in warned[0]
     t.bet("bleu", f"17 en plein à {high}")
+    with pytest.raises(LimitError, match="nothing of"):  # the position is full now
+        t.bet("rouge", "17 en plein à 5")
     t.close()
     s = t.spin(17).settlement
-    # one maximum paid 35 to 1, the second stake handed back: 3700 at Venice for 100 + 100
-    assert s.returned("rouge") == 36 * high and s.returned("bleu") == high
-    assert s.returned() == 37 * high
+    # one maximum paid 35 to 1, the part over it handed back
+    assert s.returned("rouge") == 36 * (high - 10) and s.returned("bleu") == 36 * 10 + high - 10
+    assert s.returned() == 37 * high - 10
 
 
 def test_the_cap_follows_the_order_the_bets_were_placed():

@@ -197,6 +197,18 @@ def test_limits_refuse_with_a_reason(house, text):
     assert str(info.value)
 
 
+def test_a_position_already_at_its_maximum_takes_nothing_more():
+    """Of a chip on a position already at its maximum nothing would play: refused with
+    the reason, not placed to be handed back whole (issue 42); a chip of which part
+    plays is still capped (Venice) with the croupier warned."""
+    a = parse("17 en plein à 50", "fr")
+    full = [(a.calls[0].placements[0].position, Fraction(100))]  # the maximum, there
+    with pytest.raises(LimitError, match="nothing of 50 more could play there"):
+        check_limits(a, VENICE, full)
+    part = [(a.calls[0].placements[0].position, Fraction(80))]
+    assert check_limits(a, VENICE, part)  # 20 play, 30 handed back: a warning
+
+
 def test_limits_accept_at_fair_with_enough_chips():
     assert check_limits(parse("jeu zéro à 2", "fr", FAIR), FAIR) == []
     assert check_limits(parse("rouge à 5", "fr", FAIR), FAIR) == []

@@ -5,7 +5,8 @@ exceeded, not even through third parties"): what is already on the layout counts
 so does a position named twice in one announcement.  Below the minimum is refused with
 the reason.  Above the maximum is refused where the house says so; at Venice it is
 accepted and settled on the maximum, the excess handed back (see :mod:`callbets.roulette.settle`),
-and the croupier is warned.
+and the croupier is warned; a position already at its maximum takes nothing more (of
+such a bet nothing would play), and is refused with the reason.
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def _check_maxima(
         if house.limits.over_max == "refuse":
             raise LimitError(said("over_maximum_with" if there else "over_maximum", **fields))
         plays = max(Fraction(0), high - there)
+        if not plays:  # a chip of which nothing would play is not a bet: never placed
+            raise LimitError(said("at_maximum", **fields))
         key = "capped_with" if there else "capped"
         warnings.append(said(key, plays=plays, back=amount - plays, **fields))
     return warnings
