@@ -153,3 +153,21 @@ def test_a_folder_a_device_or_a_pipe_given_as_a_table_is_bad_input(tmp_path: Pat
             proc = cb("table", "--table", where, *action)
             assert proc.returncode == 2 and "is not a file" in proc.stderr, (where, proc.stderr)
     assert cb("table", "--table", str(tmp_path / "none.sqlite"), "show").returncode == 1
+
+
+def test_a_move_on_zero_is_shown_and_a_move_to_where_it_is_refused():
+    """``settle --choice move:noir``: the settlement says where the bet went (it said
+    "rouge en prison"), the JSON names it; ``move:rouge`` for a bet on red is refused
+    (it was taken silently) (issue 42)."""
+    moved = cb("settle", "--house", "venice-french", "--spin", "0", "--choice", "move:noir",
+               "rouge à 10")  # fmt: skip
+    assert moved.returncode == 0 and "rouge en prison, déplacé sur noir" in moved.stdout
+    data = json.loads(cb("settle", "--house", "venice-french", "--spin", "0", "--choice",
+                         "déplacer sur noir", "--json", "rouge à 10").stdout)  # fmt: skip
+    assert data["calls"][0]["placements"][0]["moved_to"] == "black"
+    same = cb("settle", "--house", "venice-french", "--spin", "0", "--choice", "move:rouge",
+              "rouge à 10")  # fmt: skip
+    assert same.returncode == 1 and "déjà sur rouge" in same.stderr
+    kept = cb("settle", "--house", "venice-french", "--spin", "0", "--choice", "prison",
+              "--json", "rouge à 10")  # fmt: skip
+    assert "moved_to" not in json.loads(kept.stdout)["calls"][0]["placements"][0]

@@ -46,6 +46,8 @@ def settle_json(
             placement.update(result=o.result, paid=money(o.paid), returned=money(o.returned))
             if o.kept:
                 placement["prison"] = o.kept.amount
+                if o.kept.position != o.bet.position:  # moved to another chance as it went
+                    placement["moved_to"] = o.kept.position.kind.value
         result = results[f"c{i}"]
         call["returned"] = money(result.returned)
         if result.to_place:
@@ -97,7 +99,9 @@ def _describe_settlement(data: dict[str, Any], names: list[str], lang: str) -> s
         lines.append("  " + say("settle_call", call=name, amount=call["returned"]))
         for p in call["placements"]:
             if p["result"] != "lost":
-                lines.append("    " + say(f"settle_{p['result']}", position=where(p),
+                key = "settle_moved" if "moved_to" in p else f"settle_{p['result']}"
+                target = Position(BetKind(p["moved_to"]), ()) if "moved_to" in p else ""
+                lines.append("    " + say(key, position=where(p), target=target,
                                           paid=p["paid"], back=p["returned"]))  # fmt: skip
         for p in call.get("to_place", []):
             lines.append("    " + say("settle_to_place", position=where(p), amount=p["amount"]))

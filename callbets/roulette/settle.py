@@ -211,6 +211,8 @@ def _zero_rule(bet: Bet, house: House, choice: str, last_spin: bool) -> Outcome:
     moved = bet
     if choice.startswith("move:"):
         moved = replace(bet, position=simple_chance(BetKind(choice.removeprefix("move:"))))
+        if moved.position == bet.position:  # "moved" where it is: not a move at all
+            raise SettlementError(said("zero_move_same", bet=bet.id, target=bet.position))
     return Outcome(bet, "prison", Fraction(0), Fraction(0), kept=replace(moved, prison=level))
 
 
