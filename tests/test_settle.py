@@ -169,7 +169,21 @@ def test_france_player_choice_and_last_spin_refund():
 
 def test_english_partage():
     (o,) = run(ENGLISH, chance("odd", 7), [0])
-    assert o.result == "shared" and o.returned == Fraction(7, 2) and o.kept is None
+    assert o.result == "shared" and o.returned == 3 and o.kept is None  # the odd chip: bank
+    (even,) = run(ENGLISH, chance("odd", 8), [0])
+    assert even.returned == 4
+
+
+@pytest.mark.parametrize(("odd_chip", "back"), [("bank", 2), ("player", 3),
+                                                 ("fraction", Fraction(5, 2))])  # fmt: skip
+def test_the_house_says_who_has_the_odd_chip_of_a_partage(tmp_path, odd_chip, back):
+    """Half of 5 pieces is not a whole number of pieces: the house says (issue 42)."""
+    from callbets.roulette.house import find_house
+
+    path = tmp_path / "h.toml"
+    path.write_text(f'extends = "english"\nname = "h"\n[zero]\nodd_chip = "{odd_chip}"\n')
+    (o,) = run(find_house(str(path)), chance("red", 5), [0])
+    assert o.returned == back
 
 
 def test_venice_over_maximum_is_capped_and_refunded():

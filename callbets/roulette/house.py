@@ -27,6 +27,7 @@ KNOWN_CALLS = frozenset(CallName)
 ZeroRule = Literal["en_prison", "partage", "partage_odd_chip_prison", "player_choice"]
 ZeroChoice = Literal["prison", "half", "move"]
 PastMax = Literal["split", "lose"]
+OddChip = Literal["fraction", "bank", "player"]
 OverMax = Literal["cap_and_refund", "refuse"]
 OrphelinsDefault = Literal["cheval", "plein"]
 CompleteStyle = Literal["progressive", "flat"]
@@ -59,6 +60,10 @@ class ZeroRules:
     """What a player may ask for at a zero: ``prison``, ``half``, ``move``."""
     last_spin_forced_refund: bool
     """Whether a zero on the session's last spin forces ½, ¼, … back."""
+    odd_chip: OddChip = "fraction"
+    """Where half a stake is not a whole number of pieces: ``fraction`` (handed back as
+    it is), ``bank`` (rounded down: the odd part stays with the bank) or ``player``
+    (rounded up)."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +230,7 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         (house.zero.choices <= ZERO_CHOICES, "zero.choices"),
         (house.zero.default_choice in house.zero.choices, "zero.default_choice"),
         (house.zero.past_max in get_args(PastMax), "zero.past_max"),
+        (house.zero.odd_chip in get_args(OddChip), "zero.odd_chip"),
         (house.limits.over_max in get_args(OverMax), "limits.over_max"),
         (house.pour_le_tout_remainder in get_args(Remainder), "payout.pour_le_tout_remainder"),
     ]
@@ -242,6 +248,7 @@ def _zero_rules(data: dict[str, Any], source: str) -> ZeroRules:
         default_choice=_get(data, "zero.default_choice", str, source),
         choices=frozenset(_get(data, "zero.choices", list, source, str)),
         last_spin_forced_refund=_get(data, "zero.last_spin_forced_refund", bool, source),
+        odd_chip=_optional(data, "zero.odd_chip", str, "fraction", source),
     )
 
 

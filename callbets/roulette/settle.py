@@ -13,12 +13,14 @@ Every bet is paid at its own odds (rules.md 2); a called bet is the sum of its p
   on the last spin forces ½, ¼, … back.
 * ``partage`` (English roulette): half back, no prison.
 
-Money is exact (:class:`fractions.Fraction`): a half of an odd stake is never rounded.
+Money is exact (:class:`fractions.Fraction`): a half of an odd stake is rounded only as
+the house says (``zero.odd_chip``), never by accident.
 This module trusts its input (bets already checked when placed) and does no I/O.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -174,9 +176,18 @@ def _in_prison(bet: Bet, number: int) -> Outcome:
     )
 
 
-def _half(bet: Bet, level: int) -> Outcome:
-    """Half of the value still in play handed back; the rest goes to the bank."""
-    return Outcome(bet, "shared", Fraction(0), Fraction(bet.amount, 2**level))
+def _half(bet: Bet, level: int, house: House) -> Outcome:
+    """Half of the value still in play handed back; the rest goes to the bank.  Where
+    that is not a whole number of pieces, the house says who has the odd part
+    (``zero.odd_chip``): handed back as it is (``fraction``), kept by the bank
+    (``bank``), or given to the player (``player``)."""
+    value = Fraction(bet.amount, 2**level)
+    pieces = value / house.piece_value
+    if house.zero.odd_chip == "bank":
+        value = Fraction(math.floor(pieces) * house.piece_value)
+    elif house.zero.odd_chip == "player":
+        value = Fraction(math.ceil(pieces) * house.piece_value)
+    return Outcome(bet, "shared", Fraction(0), value)
 
 
 def _on_zero(bet: Bet, house: House, choice: str, last_spin: bool, room: int | None) -> Outcome:
@@ -192,7 +203,7 @@ def _on_zero(bet: Bet, house: House, choice: str, last_spin: bool, room: int | N
 def _zero_rule(bet: Bet, house: House, choice: str, last_spin: bool) -> Outcome:
     rule = house.zero
     if rule.simple_chances == "partage":
-        return _half(bet, 1)
+        return _half(bet, 1, house)
     if rule.simple_chances == "partage_odd_chip_prison" and bet.prison == 0:
         odd = bet.amount % 2
         kept = replace(bet, amount=1, prison=1) if odd else None
@@ -200,14 +211,14 @@ def _zero_rule(bet: Bet, house: House, choice: str, last_spin: bool) -> Outcome:
     level = bet.prison + 1
     if rule.prison_max_levels and level > rule.prison_max_levels:
         return (  # the value still in play (stake / 2^k) is split
-            _half(bet, level)
+            _half(bet, level, house)
             if rule.past_max == "split"
             else Outcome(bet, "lost", Fraction(0), Fraction(0))
         )
     if last_spin and rule.last_spin_forced_refund:
-        return _half(bet, level)
+        return _half(bet, level, house)
     if choice == "half":
-        return _half(bet, level)
+        return _half(bet, level, house)
     moved = bet
     if choice.startswith("move:"):
         moved = replace(bet, position=simple_chance(BetKind(choice.removeprefix("move:"))))
@@ -246,7 +257,7 @@ def settle_bet(
         return _on_zero(bet, house, choice, last_spin, room)
     outcome = _in_prison(bet, number) if bet.prison else _plain(bet, number, house, room)
     if last_spin and outcome.kept is not None and house.zero.last_spin_forced_refund:
-        return _half(bet, outcome.kept.prison)
+        return _half(bet, outcome.kept.prison, house)
     return outcome
 
 
