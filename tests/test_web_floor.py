@@ -151,7 +151,7 @@ def test_the_floor_and_a_table_as_json(served: str):
     assert detail["pending"] == ["#4 rouge, en attente de confirmation : cheval 5/8 à 5"]
     assert len(detail["chips"]) == 6 and {c["amount"] for c in detail["chips"]} == {5}
     assert detail["spins"][0]["number"] == 17 and detail["spins"][0]["colour"] == "black"
-    assert detail["audit"]["verifies"] and detail["report"][0].startswith("fin de soirée")
+    assert detail["audit"]["verifies"] and detail["report"][0].startswith("soirée en cours")
     _, headers, svg = get(f"{served}/table/t1.sqlite/picture.svg", auth=f"Bearer {TOKEN}")
     assert headers["content-type"].startswith("image/svg+xml")
     assert svg.decode().count('class="chip"') == 6

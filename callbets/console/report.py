@@ -247,7 +247,8 @@ def evening(data: dict[str, Any], lang: str) -> Fragments:
     and signs it, in the table's language."""
     none = say(lang, "report_none")
     ended = say(lang, "report_ended") if data["ended"] else ""
-    out = line(say(lang, "report_title", table=data["table"], house=data["house"],
+    title = "report_title" if data["ended"] else "report_title_so_far"  # not "the end" yet
+    out = line(say(lang, title, table=data["table"], house=data["house"],
                    spins=data["spins"], ended=ended), "class:title")  # fmt: skip
     for player, p in data["players"].items():
         out += line(say(lang, "report_player", player=player, staked=p["staked"],
