@@ -138,3 +138,17 @@ def test_a_folder_floor_says_when_a_table_is_deleted_or_replaced(tmp_path: Path)
     assert "effacée ou déplacée" in message_in(after["a.sqlite"].error, "fr")
     assert any("another table" in str(f) for f in after["b.sqlite"].flags)
     assert not after["b.sqlite"].error
+
+
+def test_a_finished_table_shows_the_last_round_played(tmp_path):
+    """Three spins, the last one the evening's: the floor says round 3, ended (it said
+    4, a round that will never come) (issue 42)."""
+    path = tmp_path / "done.sqlite"
+    with Table.create(str(path), "venice-french", "fr") as t:
+        t.add_player("rouge")
+        for number, last in ((5, False), (17, False), (26, True)):
+            t.bet("rouge", "rouge à 10")
+            t.close()
+            t.spin(number, last_spin=last)
+    (view,) = survey([path])
+    assert (view.round, view.betting, view.last_numbers) == (3, "ended", [26, 17, 5])

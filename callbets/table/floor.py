@@ -149,6 +149,12 @@ def _unreadable(location: str | Path, err: Exception) -> TableView:
     return TableView(name, label, error=" ".join(redacted(reason).split()))
 
 
+def shown_round(table: Table) -> int:
+    """The round the floor shows: the one being played, or, once the evening has ended,
+    the last one played (not the round that will never come)."""
+    return table.round - 1 if table.ended else table.round
+
+
 def _read(table: Table, large_win: int, watch: Watch) -> TableView:
     """What the floor shows of a table, from a few short queries: the bets are summed by
     the database, never read one by one (a busy round holds hundreds)."""
@@ -159,7 +165,7 @@ def _read(table: Table, large_win: int, watch: Watch) -> TableView:
     )
     found = TableView(
         redacted(table.name), redacted(table.location), table.house.name, _croupier(table),
-        table.round, table.betting, len(table.players()),
+        shown_round(table), table.betting, len(table.players()),
         sum(amount for _, amount, prison in stakes if not prison),
         sum(amount for _, amount, prison in stakes if prison),
         [int(n) for (n,) in last], len(table.pending()),

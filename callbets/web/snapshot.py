@@ -23,7 +23,16 @@ from typing import Any
 
 from ..messages import message_in, say_in
 from ..roulette.layout import BLACK, RED
-from ..table.floor import LARGE_WIN, TableView, as_json, expand, gone_views, survey, view
+from ..table.floor import (
+    LARGE_WIN,
+    TableView,
+    as_json,
+    expand,
+    gone_views,
+    shown_round,
+    survey,
+    view,
+)
 from ..table.table import Table
 from ..table.watch import Watch
 from .prover import Prover
@@ -216,7 +225,7 @@ class Poller:
         for key, location in self.snapshot.locations.items():
             try:
                 with Table.open(location, write=False, checked=False, kept=True) as table:
-                    if table.round != shown.get(key):
+                    if shown_round(table) != shown.get(key):
                         return True
             except Exception:  # the next look says why, on its card
                 continue
