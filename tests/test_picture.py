@@ -248,11 +248,11 @@ def test_street_and_sixline_marks_are_on_the_outer_edge() -> None:
 
 
 def test_the_readme_picture_is_current() -> None:
-    """README.md shows tests/fixtures/pictures/readme.svg; it must be what callbets draws."""
+    """The documentation shows docs/pictures/layout.svg; it must be what callbets draws."""
     text = "voisins du zéro à 5, le 17 et les voisins à 2, sixain 31/36 à 5, rouge à 10"
     a = parse(text, "fr")
     drawn = svg([(p.position, p.amount) for c in a.calls for p in c.placements], text)
-    shown = Path(__file__).parent / "fixtures" / "pictures" / "readme.svg"
+    shown = Path(__file__).parent.parent / "docs" / "pictures" / "layout.svg"
     assert shown.read_text(encoding="utf-8") == drawn, (
         f"regenerate it: callbets parse --lang fr --svg {shown} '{text}'"
     )
