@@ -1,6 +1,7 @@
-"""The README's transcripts marked 'replayed by tests/test_readme.py' are replayed here,
-command by command in an empty folder, and must print what the README shows, line for
-line (an audit head's hash aside: every table has its own identity)."""
+"""The transcripts of the README and of the documentation (``docs/``) marked 'replayed by
+tests/test_readme.py' are replayed here, command by command in an empty folder, and must
+print what the page shows, line for line (an audit head's hash aside: every table has
+its own identity)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ HEAD = re.compile(r"\b(\d+):[0-9a-f]{16}\b")
 
 def transcripts() -> list[list[tuple[str, list[str]]]]:
     """Each marked block: its commands, each with the lines it prints."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    text = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     found = []
     for part in text.split(MARK)[1:]:
         block = part.split("```console\n", 1)[1].split("```", 1)[0]

@@ -302,8 +302,8 @@ def free_port() -> int:
 
 
 def role_sql() -> str:
-    """The README's read-only role for the floor."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The documentation's read-only role for the floor."""
+    text = (ROOT / "docs" / "guides" / "floor.md").read_text(encoding="utf-8")
     return text.split("<!-- the floor's role: run by tests/test_web_floor.py -->", 1)[1].split(
         "```sql\n", 1)[1].split("```", 1)[0]  # fmt: skip
 
