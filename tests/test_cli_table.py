@@ -171,3 +171,16 @@ def test_a_move_on_zero_is_shown_and_a_move_to_where_it_is_refused():
     kept = cb("settle", "--house", "venice-french", "--spin", "0", "--choice", "prison",
               "--json", "rouge à 10")  # fmt: skip
     assert "moved_to" not in json.loads(kept.stdout)["calls"][0]["placements"][0]
+
+
+def test_show_lists_the_bets_on_the_layout_and_the_announcements_waiting(tmp_path: Path):
+    """``table show`` says what is on the layout and what waits for confirmation, in the
+    table's words (it gave only the totals) (issue 42)."""
+    table = str(tmp_path / "t.sqlite")
+    for args in (("open", "--lang", "it"), ("player", "rosso"),
+                 ("bet", "rosso", "vicini dello zero da 2"),
+                 ("announce", "rosso", "pieno 17 da 5")):  # fmt: skip
+        assert cb("table", "--table", table, *args).returncode == 0
+    shown = cb("table", "--table", table, "show").stdout.splitlines()
+    assert "#1 rosso: vicini dello zero, 9 pezzi da 2 = 18" in shown
+    assert any(line.startswith("#2 rosso,") and "pieno 17 da 5" in line for line in shown)

@@ -16,6 +16,7 @@ from ..language.grammar import LANGUAGES
 from ..language.readback import readback, replay_name
 from ..language.talk import REPLAYS, table_talk
 from ..messages import message_in, said, say_in, shown
+from ..roulette.announcement import parse_notation
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import Head, SpinReport, Table, default_path, location_of, record_head
 from ..table.anchor import kept_lines, replaced, unkeyed_since
@@ -175,6 +176,11 @@ def _show(table: Table, args: argparse.Namespace) -> int:
     for player, entry in state["players"].items():
         echo(_say(table, "cli_show_player", player=player, staked=entry["staked"],
                   prison=entry["prison"]))  # fmt: skip
+    for aid, player, _text, notation in table.announcement_rows(table.placed()):
+        said_back = readback(parse_notation(notation, table.house), table.lang, table.house)
+        echo(f"#{aid} {player}: {said_back.splitlines()[0]}")  # the bets on the layout
+    for aid, player, text in table.pending():
+        echo(_say(table, "web_waiting", id=aid, player=player, text=text))
     return EXIT_OK
 
 
