@@ -6,7 +6,7 @@ unnoticed can: a line appended to a file on the pit boss's machine, a head print
 signed report.  The anchor file is plain text, one head per line, made owner-only and
 only ever appended to::
 
-    <table identity> <rows>:<hash> <when> <keyed|unkeyed> <location>
+    <table identity> <rows>:<hash> <when> <keyed|unkeyed> <location, percent-encoded>
 
 One file may hold the heads of every table.  Besides each table's heads it knows which
 table was seen at which location, and whether its audit was keyed then, so that a table
@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 from ..errors import InputError
 from ..messages import said
@@ -28,6 +29,8 @@ from .core import timestamp
 from .store import is_url
 
 KEYED = {"keyed": True, "unkeyed": False}
+SAFE = "/:@?=&+,;~-._"
+"""Characters of a location written as they are; any other is percent-encoded."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +59,8 @@ def kept_lines(path: str | Path) -> list[Kept]:
     :raises InputError: the file cannot be read, or a line of it is not a head.
     """
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        with open(path, encoding="utf-8", newline="\n") as f:
+            lines = f.read().split("\n")  # not splitlines(): only "\n" ends a line here
     except FileNotFoundError:
         return []
     except (OSError, UnicodeDecodeError) as err:
@@ -74,7 +77,7 @@ def _line(path: str | Path, number: int, line: str) -> Kept:
         raise InputError(said("anchor_not_head", path=path, line=number, text=bad)) from None
     when = fields[2] if len(fields) > 2 else ""
     keyed = KEYED.get(fields[3]) if len(fields) > 3 else None
-    location = fields[4] if len(fields) > 4 and keyed is not None else None
+    location = unquote(fields[4]) if len(fields) > 4 and keyed is not None else None
     return Kept(fields[0], head, when, keyed, location)
 
 
@@ -117,11 +120,12 @@ def record_head(
     """
     line = f"{uid} {head.rows}:{head.hash} {timestamp()}"
     if keyed is not None and location is not None:
-        line += f" {'keyed' if keyed else 'unkeyed'} {place(location)}"
+        where = quote(place(location), safe=SAFE)  # no space nor line break in a line
+        line += f" {'keyed' if keyed else 'unkeyed'} {where}"
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags, 0o600)
         with os.fdopen(fd, "a", encoding="utf-8") as f:
-            f.write(line.replace("\n", " ") + "\n")
+            f.write(line + "\n")
     except OSError as err:
         raise InputError(f"{path}: {err.strerror or err}") from None

@@ -12,6 +12,7 @@ seconds; in between, its chain is checked at every look.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,9 +65,10 @@ class Watch:
     def _replaced(self, table: Table) -> list[str]:
         where = str(table.location)
         if where not in self.places and self.anchor is not None:  # a restarted floor
-            here = [k.uid for k in kept_lines(self.anchor) if k.location == place(where)]
-            if here:
-                self.places[where] = here[-1]
+            with contextlib.suppress(CallbetsError):  # an anchor it cannot read: the audit says
+                here = [k.uid for k in kept_lines(self.anchor) if k.location == place(where)]
+                if here:
+                    self.places[where] = here[-1]
         first = self.places.setdefault(where, table.uid)
         if first == table.uid:
             return []
@@ -153,6 +155,10 @@ class Watch:
 
     def _keep(self, table: Table, head: Head) -> None:
         self.seen[table.uid] = head
+        try:
+            Head.parse(str(head))
+        except ValueError:  # a hash that is no hash (an edited row): nothing to keep
+            return
         if self.anchor is not None and not self._replaced(table):
             record_head(self.anchor, table.uid, head, table.keyed, table.location)
 
