@@ -184,3 +184,22 @@ def test_show_lists_the_bets_on_the_layout_and_the_announcements_waiting(tmp_pat
     shown = cb("table", "--table", table, "show").stdout.splitlines()
     assert "#1 rosso: vicini dello zero, 9 pezzi da 2 = 18" in shown
     assert any(line.startswith("#2 rosso,") and "pieno 17 da 5" in line for line in shown)
+
+
+def test_an_ambiguous_bet_lists_its_readings_and_one_is_picked_with_reading(tmp_path: Path):
+    """``table bet`` on an ambiguous announcement lists the readings, numbered, as
+    ``parse`` and the console do; ``--reading N`` places that one, whole (issue 42)."""
+    table = str(tmp_path / "t.sqlite")
+    for args in (("open",), ("player", "rouge")):
+        assert cb("table", "--table", table, *args).returncode == 0
+    asked = cb("table", "--table", table, "bet", "rouge", "sixain 22 à 5")
+    assert asked.returncode == 1
+    assert "1. sixain 22/23/24/25/26/27, 1 pièce à 5 = 5" in asked.stderr
+    assert "2. sixain 19/20/21/22/23/24, 1 pièce à 5 = 5" in asked.stderr
+    assert "--reading N" in asked.stderr
+    picked = cb("table", "--table", table, "bet", "rouge", "sixain 22 à 5", "--reading", "2")
+    assert picked.returncode == 0, picked.stderr
+    bets = json.loads(cb("table", "--table", table, "show", "--json").stdout)["players"]
+    (bet,) = bets["rouge"]["bets"]
+    assert (bet["numbers"], bet["amount"]) == ([19, 20, 21, 22, 23, 24], 5)
+    assert cb("table", "--table", table, "verify").returncode == 0  # the pick replays

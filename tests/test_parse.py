@@ -184,22 +184,39 @@ def test_unknown_house_and_language():
 
 
 @pytest.mark.parametrize(
-    ("lang", "text", "first", "other"),
-    [("fr", "sixain 22 à 5", (22, 27), (19, 24)),
-     ("fr", "transversale simple 4", (4, 9), (1, 6)),
-     ("it", "sestina 22 da 5", (22, 27), (19, 24)),
-     ("it", "sestina 31", (31, 36), (28, 33)),
-     ("en", "six line 22 by 5", (22, 27), (19, 24)),
-     ("en", "double street 13 by 2", (13, 18), (10, 15))],
+    ("lang", "text", "first", "other", "unit"),
+    [("fr", "sixain 22 à 5", (22, 27), (19, 24), 5),
+     ("fr", "transversale simple 4", (4, 9), (1, 6), None),
+     ("it", "sestina 22 da 5", (22, 27), (19, 24), 5),
+     ("it", "sestina 31", (31, 36), (28, 33), None),
+     ("en", "six line 22 by 5", (22, 27), (19, 24), 5),
+     ("en", "double street 13 by 2", (13, 18), (10, 15), 2)],
 )  # fmt: skip
 def test_a_six_line_named_by_a_number_it_shares_with_another_is_asked_with_both(
-    lang, text, first, other
+    lang, text, first, other, unit
 ):
-    """Hidden set: "sixain 22 à 5" was placed on 22-27, but 22 lies in 19-24 too."""
+    """Hidden set: "sixain 22 à 5" was placed on 22-27, but 22 lies in 19-24 too.  Each
+    reading offered is the whole bet, at its stake (they said x1 whatever the stake);
+    with no stake of its own, none is offered."""
     with pytest.raises(AmbiguousError) as info:
         parse(text, lang)
-    shown = ["sixline " + "/".join(map(str, range(a, b + 1))) + " x1" for a, b in (first, other)]
-    assert info.value.readings == shown
+    shown = [f"sixline {'/'.join(map(str, range(a, b + 1)))} x{unit}" for a, b in (first, other)]
+    assert info.value.readings == (shown if unit else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "readings"),
+    [("voisins et sixain 22 à 5", []),  # a reading would drop the voisins
+     ("voisins à 2 et 5/8 à 5", ["voisins x2 ; split 5/8 x5", "voisins x2 ; tiers x5"]),
+     ("voisins et tiers, 5", ["voisins x1 ; tiers x1 ; straight 5 x1",
+                              "voisins x5 ; tiers x5"])],
+)  # fmt: skip
+def test_a_reading_offered_is_the_whole_announcement(text, readings):
+    """A reading picked (``--reading N``, the console's "1") replaces the announcement:
+    it must hold every call said, never one call alone (issue 42)."""
+    with pytest.raises(AmbiguousError) as info:
+        parse(text, "fr")
+    assert info.value.readings == readings
 
 
 def test_a_street_or_six_line_by_a_number_only_it_holds_stays():

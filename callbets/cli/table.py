@@ -9,11 +9,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import AuditKeyError, CallbetsError, InputError, OutcomeUnknown, TableError
+from ..errors import (
+    AmbiguousError,
+    AnnouncementError,
+    AuditKeyError,
+    CallbetsError,
+    InputError,
+    OutcomeUnknown,
+    TableError,
+)
 from ..files import write_new_file
 from ..language.dialogue import phrase
 from ..language.grammar import LANGUAGES
-from ..language.readback import readback, replay_name
+from ..language.readback import readback, reading_line, replay_name
 from ..language.talk import REPLAYS, table_talk
 from ..messages import message_in, said, say_in, shown
 from ..roulette.announcement import parse_notation
@@ -104,15 +112,41 @@ def _player(table: Table, args: argparse.Namespace) -> int:
 
 
 def _bet(table: Table, args: argparse.Namespace) -> int:
-    """``bet`` (placed at once) and ``announce`` (waiting for the croupier's confirm)."""
+    """``bet`` (placed at once) and ``announce`` (waiting for the croupier's confirm); an
+    ambiguous announcement lists its readings, numbered, and ``--reading N`` picks one."""
     placed = args.action == "bet"
-    aid, a = (table.bet if placed else table.announce)(args.player, " ".join(args.text),
-                                                       key=args.id)  # fmt: skip
+    text = " ".join(args.text)
+    try:
+        aid, a = (table.bet if placed else table.announce)(args.player, text, key=args.id)
+    except AmbiguousError as err:
+        readings = _bets_among(err.readings, table.house)
+        if args.reading is None or not 1 <= args.reading <= len(readings):
+            complain(message_in(err, table.lang))
+            for i, reading in enumerate(readings, 1):
+                complain(f"  {i}. {reading_line(reading, table.lang, table.house)}")
+            if readings:
+                complain(_say(table, "cli_pick_reading", count=len(readings)))
+            return EXIT_REFUSED
+        aid, a = table.announce_reading(args.player, readings[args.reading - 1], text)
+        if placed:
+            a = table.confirm(aid)
     status = _say(table, "cli_placed" if placed else "cli_waiting")
     echo(f"#{aid} {args.player} ({status}): {readback(a, table.lang, table.house)}")
     for warning in table.limit_warnings(aid):  # over the maximum: said at once
         echo(f"! {message_in(warning, table.lang)}")
     return EXIT_OK
+
+
+def _bets_among(readings: list[str], house: House) -> list[str]:
+    """The readings that are bets at this table (never offer one that is not)."""
+    out = []
+    for reading in readings:
+        try:
+            parse_notation(reading, house)
+        except (AnnouncementError, ValueError):
+            continue
+        out.append(reading)
+    return out
 
 
 def _confirm(table: Table, args: argparse.Namespace) -> int:
@@ -341,6 +375,13 @@ def add_commands(sub: Any) -> None:
             metavar="KEY",
             type=text_argument,
             help="idempotency key: a retry with the same key places nothing twice",
+        )
+        b.add_argument(
+            "--reading",
+            metavar="N",
+            type=whole_number(1, 99),
+            help="an ambiguous announcement is refused with its readings, numbered: "
+            "place reading N of them",
         )
     for name, helptext in (("confirm", "confirm an announcement"),
                            ("cancel", "cancel an announcement")):  # fmt: skip

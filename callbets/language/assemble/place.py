@@ -44,7 +44,7 @@ class Placing:
         said_again = self._said_again()
         for d in self.drafts:
             if not any(d is s for s in said_again):
-                recipes += [(d, call, self._recipe(d, call)) for call in resolve(d, self.house)]
+                recipes += [(d, call, self._recipe(d, call)) for call in self._resolved(d)]
         if self.questions:
             self._ask(self.questions[0], recipes)  # stakes the bet, if nothing else it can be
         groups: dict[int, list[tuple[Call, Recipe]]] = {}
@@ -172,10 +172,24 @@ class Placing:
             i += 1 + len(run)
         return out
 
+    def _resolved(self, draft: Draft) -> list[Call]:
+        """The calls one draft names.  A question about one of several drafts offers no
+        reading: a reading is one call's, and picked it would drop the others."""
+        try:
+            return resolve(draft, self.house)
+        except AmbiguousError as err:
+            if len(self.drafts) > 1:
+                err.readings = []
+            raise
+
     def _ask_named_pairs(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
         """Numbers that are also a called bet's name: "5/8" (the serie 5/8, or the split?),
         "0/2/3" (the serie 0/2/3, or the street?); "tiers par 12" (the tiers at 12 a
         piece, or the tiers en plein, rules.md 3.3)."""
+
+        def whole(mine: PlacedCall, reading: str) -> str:  # with every other call said
+            return " ; ".join(reading if q is mine else q.notation() for _, q in placed)
+
         for d, p in placed:
             names = {(5, 8): "tiers", (0, 2, 3): "voisins"}
             said = d.nums.numbers if d.nums is not None else ()
@@ -184,14 +198,17 @@ class Placing:
                 spoken = " ".join(map(str, said))
                 raise AmbiguousError(
                     said_message("bare_pair", said=spoken, position=p.call.position()),
-                    [p.notation(), apart],
+                    [whole(p, p.notation()), whole(p, apart)],
                     column=d.start,
                 )
             if draft_finales_pair(d):
                 a, b = said
                 raise AmbiguousError(
                     said_message("finales_cheval_or_plein", a=a, b=b),
-                    [p.notation(), f"finale_plein {a} x{p.unit} ; finale_plein {b} x{p.unit}"],
+                    [
+                        whole(p, p.notation()),
+                        whole(p, f"finale_plein {a} x{p.unit} ; finale_plein {b} x{p.unit}"),
+                    ],
                     column=d.start,
                 )
             if _bare(d) and said in names:
@@ -202,14 +219,14 @@ class Placing:
                     said_message(
                         "serie_or_position", said=slashed, position=p.call.position(), call=serie
                     ),
-                    [p.notation(), other],
+                    [whole(p, p.notation()), whole(p, other)],
                     column=d.start,
                 )
             stake = d.stake
             if p.call.name == "tiers" and stake and stake.kind == "piece" and stake.amount == 12:
                 raise AmbiguousError(
                     said_message("tiers_twelve", said=stake.text),
-                    [p.notation(), f"tiers_plein x{self.house.piece_value}"],
+                    [whole(p, p.notation()), whole(p, f"tiers_plein x{self.house.piece_value}")],
                     column=stake.start,
                 )
 
@@ -258,8 +275,8 @@ class Placing:
             return
         amounts = [d.nums.numbers[0] for d, _ in run if d.nums is not None]
         readings = [" ; ".join(p.notation() for _, p in placed)]
-        if len(amounts) == 1:
-            readings.append(f"{calls[-1][1].call.notation()} x{amounts[0]}")
+        if len(amounts) == 1:  # the stake of every call before it, as a stake said is
+            readings.append(" ; ".join(f"{p.call.notation()} x{amounts[0]}" for _, p in calls))
         elif len(amounts) == len(calls):
             each = zip(calls, amounts, strict=True)
             readings.append(" ; ".join(f"{p.call.notation()} x{n}" for (_, p), n in each))

@@ -329,9 +329,19 @@ def _ask_which_holds_it(kind: BetKind, number: int, first: Position, draft: Draf
     others = [p for p in INSIDE.values() if p.kind is kind and number in p.numbers]
     other = next((p for p in others if p != first), None)
     if other is not None:
-        readings = [f"{kind.value} {_describe(p.numbers)} x1" for p in (first, other)]
         said = message("which_sixline", number=number, first=first, other=other)
-        raise AmbiguousError(said, readings, column=draft.start)
+        raise AmbiguousError(said, _whole_readings(kind, (first, other), draft),
+                             column=draft.start)  # fmt: skip
+
+
+def _whole_readings(kind: BetKind, positions: tuple[Position, ...], draft: Draft) -> list[str]:
+    """Each position as a reading to pick, with the stake said for it; none where the
+    stake is not its own (said for several calls, or only after another): a reading
+    offered must be the whole bet, never the position at a stake it was not said at."""
+    stake = draft.stake
+    if stake is None or stake.kind not in ("piece", "total") or stake.together or stake.lead:
+        return []
+    return [f"{kind.value} {_describe(p.numbers)} x{stake.amount}" for p in positions]
 
 
 def _why_not(nums: tuple[int, ...]) -> str:
