@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from callbets.table.chain import KEY_VARIABLE
 
 from .conftest import Where
@@ -230,3 +232,21 @@ def test_a_table_put_in_anothers_place_is_named_by_the_anchor(where: Where, tmp_
     new = _verify(table, "--anchor", anchor, "--new-table")  # the pit boss says it is new
     assert new.returncode == 0 and "ajoutée à" in new.stdout
     assert _verify(table, "--anchor", anchor).returncode == 0
+
+
+def test_a_damaged_line_of_one_table_never_hides_the_others_heads(tmp_path: Path):
+    """One line of an anchor file that is not a head (another table's, or a hostile
+    location) is said when its own table is checked, and only then."""
+    from callbets.errors import InputError
+    from callbets.table.anchor import kept_heads, kept_lines, record_head
+    from callbets.table.chain import Head
+
+    anchor = tmp_path / "heads.txt"
+    record_head(anchor, "a" * 32, Head(3, "f" * 64), True, str(tmp_path / "t\x85\u2028 x.sqlite"))
+    with open(anchor, "a", encoding="utf-8") as f:
+        f.write("b" * 32 + " 99:x 2026-12-07T00:00:00Z unkeyed /somewhere\n")
+    assert kept_heads(anchor, "a" * 32) == [Head(3, "f" * 64)]
+    (line,) = kept_lines(anchor)  # the damaged one left out
+    assert line.keyed and line.location == str((tmp_path / "t\x85\u2028 x.sqlite").resolve())
+    with pytest.raises(InputError, match="line 2: not a head"):
+        kept_heads(anchor, "b" * 32)

@@ -27,7 +27,7 @@ from ..messages import message_in, said, say_in, shown
 from ..roulette.announcement import parse_notation
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import Head, SpinReport, Table, default_path, location_of, record_head
-from ..table.anchor import kept_lines, replaced, unkeyed_since
+from ..table.anchor import kept_heads, kept_lines, replaced, unkeyed_since
 from ..table.chain import KEY_VARIABLE, audit_key
 from ..table.evening import evening
 from .options import (
@@ -306,7 +306,7 @@ def _kept_outside(table: Table, args: argparse.Namespace, quiet: bool = False) -
     another (once everything else verifies)."""
     kept = list(args.head or [])
     lines = kept_lines(args.anchor) if args.anchor else []
-    kept += [k.head for k in lines if k.uid == table.uid]
+    kept += kept_heads(args.anchor, table.uid) if args.anchor else []
     said_now: list[str] = []
     for head in kept:
         verdict = table.check_head(head)

@@ -53,10 +53,14 @@ def place(location: str | Path) -> str:
     return text if is_url(text) else str(Path(text).resolve())
 
 
-def kept_lines(path: str | Path) -> list[Kept]:
-    """Every line of an anchor file, in order (none when the file is not there yet).
+def kept_lines(path: str | Path, uid: str | None = None) -> list[Kept]:
+    """The lines of an anchor file, in order (none when the file is not there yet): those
+    of the table ``uid``, or of every table.  A line that is not a head is an error when
+    it is the table's asked for; among every table's, it is left out (it is said when
+    its own table is checked: one damaged line never hides the other tables' heads).
 
-    :raises InputError: the file cannot be read, or a line of it is not a head.
+    :raises InputError: the file cannot be read, or a line of the table asked for is not
+        a head.
     """
     try:
         with open(path, encoding="utf-8", newline="\n") as f:
@@ -65,7 +69,16 @@ def kept_lines(path: str | Path) -> list[Kept]:
         return []
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(f"{path}: {err}") from None
-    return [_line(path, number, line) for number, line in enumerate(lines, 1) if line.strip()]
+    found = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or (uid is not None and line.split()[0] != uid):
+            continue
+        try:
+            found.append(_line(path, number, line))
+        except InputError:
+            if uid is not None:
+                raise
+    return found
 
 
 def _line(path: str | Path, number: int, line: str) -> Kept:
@@ -86,7 +99,7 @@ def kept_heads(path: str | Path, uid: str) -> list[Head]:
 
     :raises InputError: as :func:`kept_lines`.
     """
-    return [k.head for k in kept_lines(path) if k.uid == uid]
+    return [k.head for k in kept_lines(path, uid)]
 
 
 def replaced(lines: list[Kept], uid: str, location: str | Path) -> Kept | None:
