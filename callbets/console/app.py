@@ -197,9 +197,8 @@ class VoiceLink:
             self.listener.stop()
             session.voice = ""
             return line(say(self.lang, "listening_off"), "class:dim")
-        self.listener.start(self.deliver)
-        session.voice = say(self.lang, "listening_status")
-        return line(say(self.lang, "listening_on", engine=self.listener.describe()), "class:dim")
+        self.listener.start(self.deliver)  # "listening" is said once it is (Heard)
+        return []
 
     def deliver(self, h: Heard) -> None:
         """What the listener heard (in the listener's thread): kept, then handed over in
@@ -222,6 +221,14 @@ class VoiceLink:
         """One thing heard: partial words in the status bar; a confirm or cancel while a
         readback waits; otherwise what was heard, and the reading put in the line."""
         session, app = self.session, self.prompt.app
+        if h.kind == "listening":  # the engine ready and the microphone open
+            session.voice = say(self.lang, "listening_status")
+            session.changed()
+            shown = line(say(self.lang, "listening_on", engine=self.listener.describe()),
+                         "class:dim")  # fmt: skip
+            run_in_terminal(lambda: show(shown, app.output))
+            app.invalidate()
+            return
         if h.kind == "partial":  # the words so far, live in the status bar
             session.voice = say(self.lang, "listening_partial", text=h.text[-40:])
             session.changed()

@@ -22,7 +22,7 @@ from ..language.talk import table_talk
 from ..messages import message_in
 from ..messages import said as message
 from ..roulette.house import House
-from ..speech.audio import microphone_blocks
+from ..speech.audio import open_microphone
 from ..speech.decide import decide
 from ..speech.dictation import Dictation, Partial
 from ..speech.engines import Hearing, default_engine, make_engine
@@ -37,7 +37,8 @@ class Heard:
     kind: str
     """``accept``, ``ask``, ``refuse`` (see :mod:`callbets.speech.decide`), ``confirm`` or
     ``cancel`` (a dialogue phrase), ``partial`` (the words so far of an utterance still
-    being spoken) or ``error`` (listening stopped)."""
+    being spoken), ``listening`` (the recogniser is ready and the microphone open: only
+    now is anyone told the console listens) or ``error`` (listening stopped)."""
     text: str
     """The words heard (for ``ask``, the most likely legal reading's words)."""
     reason: str = ""
@@ -114,7 +115,8 @@ class Listener:
                 self.engine_name, self.lang, self.model, self.degraded, self.croupier
             )
             dictation = Dictation(engine, self.house)
-            source = self.blocks() if self.blocks else microphone_blocks()
+            source = self.blocks() if self.blocks else open_microphone().blocks()
+            report(Heard("listening", ""))  # the engine made, the device opened
             for block in self._until_stopped(source):
                 for event in dictation.feed(block):
                     if isinstance(event, Partial):
