@@ -693,3 +693,16 @@ def test_f5_with_no_microphone_says_so_and_never_that_it_listens(tmp_path: Path,
         time.sleep(0.3)
     shown = out.getvalue()
     assert "no microphone found" in shown and "F5 stops" not in shown
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_folds_to_80_columns_between_words(lang: str) -> None:
+    """At 80 columns the help wrapped mid-word (issue 42): it is folded between words,
+    a command's explanation kept in its column."""
+    from callbets.console.session import folded
+
+    text = messages(lang)["help"]
+    shown = folded(text, 80)
+    assert max(len(row) for row in shown.splitlines()) < 80
+    assert shown.split() == text.split()  # every word whole, none lost
+    assert folded(text, 200) == text

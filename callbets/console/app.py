@@ -306,7 +306,7 @@ def run(table: Table, listener: Listener | None = None) -> int:
             except EOFError:
                 break
             try:
-                session.rows = prompt.output.get_size().rows
+                session.rows, session.columns = prompt.output.get_size()
                 show(session.cancel() if text == ESCAPE else session.handle(text))
             except KeyboardInterrupt:  # waiting for the table: its transaction rolled back
                 session.changed()

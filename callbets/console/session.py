@@ -24,7 +24,9 @@ What the console says is in the table's language (:mod:`.words`).
 from __future__ import annotations
 
 import os
+import re
 import shlex
+import textwrap
 import traceback
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -88,6 +90,8 @@ class Session:
         """The selected player (lines without ``NAME:`` are theirs)."""
         self.pending: Pending | None = None
         self.rows: int | None = None
+        self.columns: int | None = None
+        """The terminal's width, where known (the help is folded to it)."""
         """Lines of the terminal (set by the terminal): a readback that would not fit
         above the question is folded (:func:`.report.announcement`)."""
         self.choices: Choices | None = None
@@ -449,7 +453,7 @@ class Session:
                 return error(say(self.lang, "no_speech"))
             return self.voice_link.toggle()
         if name in ("help", "h", "?"):
-            return line(say(self.lang, "help"), "class:dim")
+            return line(folded(say(self.lang, "help"), self.columns or 80), "class:dim")
         if name in ("quit", "exit", "q"):
             self.done = True
             return line(say(self.lang, "bye"), "class:dim")
@@ -494,3 +498,24 @@ def excerpt(text: str, column: int, around: int = SHOWN_AROUND) -> tuple[str, in
     before = "…" if start > 0 else ""
     after = "…" if end < len(text) else ""
     return before + text[start:end] + after, column - start + len(before)
+
+
+def folded(text: str, width: int) -> str:
+    """Text folded to a terminal's width between words, never inside one; a line that
+    goes on is indented under where its words began (a command's explanation stays in
+    its column)."""
+    out = []
+    for row in text.split("\n"):
+        match = re.match(r"(\s*/\S+\s+(?:\[\S+\]\s+)?|\s*)", row)
+        hang = " " * min(len(match.group(1)) if match else 0, width // 2)
+        out.append(
+            textwrap.fill(
+                row,
+                width - 1,
+                subsequent_indent=hang,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            or row
+        )
+    return "\n".join(out)
