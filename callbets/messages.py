@@ -104,13 +104,19 @@ def _format(key: str, fields: dict[str, object], lang: str) -> str:
     return template.format(**{k: _value(v, lang) for k, v in fields.items()})
 
 
-def message_in(message: object, lang: str) -> str:
+def message_in(message: object, lang: str, door: str | None = None) -> str:
     """A message (or an error's) in a language; one callbets cannot translate yet is
-    given as it is (English)."""
+    given as it is (English).  ``door``: where it is said (``cli``): a message whose
+    advice names what to do there (``table player rouge`` rather than the console's
+    ``/seat rouge``) has a variant keyed ``<key>_<door>``."""
     if isinstance(message, BaseException):
         message = getattr(message, "message", None) or (message.args[0] if message.args else "")
-    if isinstance(message, Said) and message.key in language_words("messages.toml", lang):
-        return _format(message.key, message.fields, lang)
+    if isinstance(message, Said):
+        words = language_words("messages.toml", lang)
+        if door and f"{message.key}_{door}" in words:
+            return _format(f"{message.key}_{door}", message.fields, lang)
+        if message.key in words:
+            return _format(message.key, message.fields, lang)
     return str(message)
 
 

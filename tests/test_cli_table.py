@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import Where
 
 
@@ -203,3 +205,27 @@ def test_an_ambiguous_bet_lists_its_readings_and_one_is_picked_with_reading(tmp_
     (bet,) = bets["rouge"]["bets"]
     assert (bet["numbers"], bet["amount"]) == ([19, 20, 21, 22, 23, 24], 5)
     assert cb("table", "--table", table, "verify").returncode == 0  # the pick replays
+
+
+CONSOLE_SEAT = [("fr", "/asseoir"), ("it", "/sedere"), ("en", "/seat"), ("es", "/sentar")]
+
+
+@pytest.mark.parametrize(("lang", "console_word"), CONSOLE_SEAT)
+def test_a_command_line_refusal_names_the_command_not_the_consoles(
+    tmp_path: Path, lang: str, console_word: str
+) -> None:
+    """The CLI said "/asseoir jaune" and "annoncez « rien ne va plus »": the console's
+    advice; it names the command to give (issue 42).  The console keeps its own."""
+    from callbets.console.session import Session
+    from callbets.table import Table
+
+    table = str(tmp_path / "t.sqlite")
+    assert cb("table", "--table", table, "open", "--lang", lang).returncode == 0
+    unknown = cb("table", "--table", table, "bet", "jaune", "17")
+    assert unknown.returncode == 1 and "callbets table player jaune" in unknown.stderr
+    assert console_word not in unknown.stderr
+    assert cb("table", "--table", table, "player", "rouge").returncode == 0
+    still_open = cb("table", "--table", table, "spin", "5")
+    assert still_open.returncode == 1 and "callbets table close" in still_open.stderr
+    session = Session(Table.open(table))
+    assert console_word in "".join(text for _, text in session.handle("jaune: 17"))

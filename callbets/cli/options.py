@@ -261,12 +261,12 @@ def run_guarded(args: argparse.Namespace) -> int:
     try:
         code: int = args.run(args)
     except InputError as err:
-        complain(message_in(err, getattr(args, "lang", None) or "en"))
+        complain(message_in(err, getattr(args, "lang", None) or "en", "cli"))
         return EXIT_USAGE
     except BrokenPipeError:  # the reader went away (e.g. piped into head)
         return 0
     except CallbetsError as err:
-        complain(message_in(err, getattr(args, "lang", None) or "en"))
+        complain(message_in(err, getattr(args, "lang", None) or "en", "cli"))
         return EXIT_REFUSED
     except OSError as err:
         complain(err)

@@ -84,10 +84,11 @@ def cmd_table(args: argparse.Namespace) -> int:
         return _act(table, args)
     except OutcomeUnknown as err:  # the commit may or may not have reached the database
         retry = "outcome_retry_id" if getattr(args, "id", None) and action in KEYED else ""
-        complain(f"{message_in(err, table.lang)}; {say_in(table.lang, retry or 'outcome_check')}")
+        said_now = message_in(err, table.lang, "cli")
+        complain(f"{said_now}; {say_in(table.lang, retry or 'outcome_check')}")
         return EXIT_REFUSED
-    except CallbetsError as err:  # said in the table's language
-        complain(message_in(err, table.lang))
+    except CallbetsError as err:  # said in the table's language, with the command to give
+        complain(message_in(err, table.lang, "cli"))
         return EXIT_USAGE if isinstance(err, InputError) else EXIT_REFUSED
 
 
