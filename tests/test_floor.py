@@ -152,3 +152,14 @@ def test_a_finished_table_shows_the_last_round_played(tmp_path):
             t.spin(number, last_spin=last)
     (view,) = survey([path])
     assert (view.round, view.betting, view.last_numbers) == (3, "ended", [26, 17, 5])
+
+
+def test_the_italian_floor_says_colpo_as_the_table_does():
+    """The Italian table says "colpo" for a round; its floor said "GIRO" (issue 42)."""
+    from callbets.console.words import say
+    from callbets.messages import say_in
+
+    assert "colpo" in say("it", "reopened", round=2)
+    columns = say_in("it", "floor_columns").split("|")
+    assert "COLPO" in columns and "GIRO" not in columns
+    assert "colpo 3" in say_in("it", "floor_large_win", player="rosso", net=100, round=3)
