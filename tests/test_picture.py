@@ -256,3 +256,18 @@ def test_the_readme_picture_is_current() -> None:
     assert shown.read_text(encoding="utf-8") == drawn, (
         f"regenerate it: callbets parse --lang fr --svg {shown} '{text}'"
     )
+
+
+@pytest.mark.parametrize(("lang", "word", "not_there"),
+                         [("en", "1st 12", "MANQUE"), ("it", "DISPARI", "IMPAIR"),
+                          ("es", "FALTA", "MANQUE"), ("fr", "MANQUE", "FALTA")])  # fmt: skip
+def test_the_layouts_boxes_are_labelled_in_the_tables_language(lang, word, not_there):
+    """The console's drawing and the SVG said MANQUE, PAIR, P12 at every table (issue 42)."""
+    from callbets.pictures.drawing import draw
+    from callbets.pictures.svg import svg
+    from callbets.roulette.layout import straight
+
+    drawn = "\n".join(draw([straight(17)], lang)).upper()
+    picture = svg([(straight(17), 5)], "t", lang)
+    assert word.upper() in drawn and word in picture
+    assert not_there not in drawn.upper() and not_there not in picture

@@ -71,7 +71,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
     print(readback(announcement, args.lang, house))
     print(say_in(args.lang, "cli_notation", notation=announcement.notation()))  # a suite's "expect"
     if args.svg:
-        Path(args.svg).write_text(announcement_svg(announcement, text), encoding="utf-8")
+        Path(args.svg).write_text(announcement_svg(announcement, text, args.lang),
+                                  encoding="utf-8")  # fmt: skip
         print(say_in(args.lang, "cli_picture_written", file=args.svg))
     return EXIT_OK
 

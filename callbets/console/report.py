@@ -56,10 +56,10 @@ def signed(value: Fraction | int) -> str:
 _MARK = re.compile(r"(\[[^\]]+\]|" + CHIP + ")")
 
 
-def picture(positions: Iterable[Position]) -> Fragments:
-    """The text drawing of the tableau, chip marks highlighted."""
+def picture(positions: Iterable[Position], lang: str) -> Fragments:
+    """The text drawing of the tableau, chip marks highlighted, labelled in ``lang``."""
     out: Fragments = []
-    for text in draw(positions):
+    for text in draw(positions, lang):
         for i, part in enumerate(_MARK.split(text)):
             out.append(("class:mark" if i % 2 else "class:cloth", part))
         out.append(("", "\n"))
@@ -87,7 +87,7 @@ def announcement(
         chip = text.startswith(" ")
         every += line(f"  {text}", "class:chip" if chip else "class:call")
         calls += [] if chip else line(f"  {text}", "class:call")
-    drawing = picture(p.position for c in a.calls for p in c.placements)
+    drawing = picture((p.position for c in a.calls for p in c.placements), lang)
     full = head + every
     if rows is None or height(full) + height(drawing) <= rows:
         return full + drawing
@@ -112,7 +112,7 @@ def replay(player: str, done: Replay, lang: str, house: House, drawing: bool = T
         out += line(say(lang, "left_in_place", amount=done.left_in_place), "class:chip")
     out += line(say(lang, "from_win", amount=amount(done.from_win)), "class:chip")
     out += line(say(lang, "hand", player=player, amount=amount(done.handed)), "class:pay")
-    return out + picture(p.position for p in done.placed.placements) if drawing else out
+    return out + picture((p.position for p in done.placed.placements), lang) if drawing else out
 
 
 # ---- the spin --------------------------------------------------------------------

@@ -465,7 +465,7 @@ class Session:
         for b in bets:
             prison = say(self.lang, "in_prison_level", level=b.prison) if b.prison else ""
             out += line(f"  {b.player}: {report.bet_name(b, self.lang)}{prison}", "class:chip")
-        return out + report.picture(b.position for b in bets)
+        return out + report.picture((b.position for b in bets), self.lang)
 
     def _svg(self, args: list[str]) -> Fragments:
         if len(args) != 1:
@@ -474,11 +474,11 @@ class Session:
         if self.pending is not None:
             _, a = self.table.announcement(self.pending.aid)
             title = f"{self.pending.player}: {self.pending.text}"
-            path.write_text(announcement_svg(a, title), encoding="utf-8")
+            path.write_text(announcement_svg(a, title, self.lang), encoding="utf-8")
             said = say(self.lang, "svg_announcement", player=self.pending.player, path=path)
             return line(said, "class:ok")
         chips = [(b.position, b.amount) for b in self.table.open_bets()]
-        path.write_text(svg(chips, f"table {self.table.name}"), encoding="utf-8")
+        path.write_text(svg(chips, f"table {self.table.name}", self.lang), encoding="utf-8")
         return line(say(self.lang, "svg_table", path=path), "class:ok")
 
 

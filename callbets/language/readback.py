@@ -47,6 +47,13 @@ def called_name(call: str, lang: str) -> str:
     return found
 
 
+def layout_labels(lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The labels of the layout's outside boxes in a language: the three dozens, and the
+    six simple chances in the cloth's order (1-18, even, red, black, odd, 19-36)."""
+    labels = tuple(str(_words(lang)["layout"]).split("|"))
+    return labels[:3], labels[3:]
+
+
 def reading_line(notation: str, lang: str, house: House) -> str:
     """One reading of an ambiguous announcement, in the table's words: "voisins du zéro,
     9 pièces à 5 = 45" (the notation itself if it does not read as a bet here)."""

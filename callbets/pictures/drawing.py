@@ -17,16 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..language.readback import layout_labels
 from ..roulette.layout import BetKind, Position, column, row
-from ..roulette.tableau import CHANCE_ORDER, Slot, Spot, slot, spot
+from ..roulette.tableau import Slot, Spot, slot, spot
 
 CHIP = "●"
 FIRST_ALONG, LAST_ALONG = -2, 26
 """The zero box starts at -2; the column boxes end at 26 (see :func:`_width`)."""
 GRID_LINES = 7
-DOZEN_LABELS = ("P12", "M12", "D12")
-CHANCE_LABELS = ("manque", "pair", "rouge", "noir", "impair", "passe")
-assert len(CHANCE_LABELS) == len(CHANCE_ORDER)
 
 
 def _width(along: int) -> int:
@@ -112,7 +110,7 @@ def _grid(c: _Canvas) -> None:
         c.put(_line_of(across), 25, " col ")
 
 
-def _strips(c: _Canvas) -> None:
+def _strips(c: _Canvas, dozens: tuple[str, ...], chances: tuple[str, ...]) -> None:
     bottom = GRID_LINES - 1
     c.hline(bottom + 2, 0, 24)
     c.hline(bottom + 4, 0, 24)
@@ -120,9 +118,9 @@ def _strips(c: _Canvas) -> None:
         c.vline(along, bottom + 1, bottom + 1)
     for along in range(0, 25, 4):
         c.vline(along, bottom + 3, bottom + 3)
-    for i, label in enumerate(DOZEN_LABELS):
+    for i, label in enumerate(dozens):
         _label(c, bottom + 1, 8 * i, 8, label, False)
-    for i, label in enumerate(CHANCE_LABELS):
+    for i, label in enumerate(chances):
         _label(c, bottom + 3, 4 * i, 4, label, False)
 
 
@@ -143,7 +141,7 @@ def _mark_spot(c: _Canvas, s: Spot, p: Position) -> None:
         c.put(line, s.along, CHIP)
 
 
-def _mark_slot(c: _Canvas, s: Slot) -> None:
+def _mark_slot(c: _Canvas, s: Slot, dozens: tuple[str, ...], chances: tuple[str, ...]) -> None:
     bottom = GRID_LINES - 1
     box, between = divmod(s.half, 2)
     if s.strip == "column":
@@ -156,16 +154,18 @@ def _mark_slot(c: _Canvas, s: Slot) -> None:
         if between:
             c.put(bottom + 1, 8 * (box + 1), CHIP)
         else:
-            _label(c, bottom + 1, 8 * box, 8, DOZEN_LABELS[box], True)
+            _label(c, bottom + 1, 8 * box, 8, dozens[box], True)
     else:
-        _label(c, bottom + 3, 4 * box, 4, CHANCE_LABELS[box], True)
+        _label(c, bottom + 3, 4 * box, 4, chances[box], True)
 
 
-def draw(positions: Iterable[Position]) -> list[str]:
-    """The tableau as lines of text, with a mark wherever one of the positions has a chip."""
+def draw(positions: Iterable[Position], lang: str = "fr") -> list[str]:
+    """The tableau as lines of text, with a mark wherever one of the positions has a chip
+    (its outside boxes labelled in ``lang``)."""
+    dozens, chances = layout_labels(lang)
     c = _Canvas(GRID_LINES + 4)
     _grid(c)
-    _strips(c)
+    _strips(c, dozens, chances)
     for p in sorted(set(positions)):
         s = spot(p)
         if s is not None:
@@ -173,5 +173,5 @@ def draw(positions: Iterable[Position]) -> list[str]:
             continue
         outside = slot(p)
         assert outside is not None, p
-        _mark_slot(c, outside)
+        _mark_slot(c, outside, dozens, chances)
     return c.text()

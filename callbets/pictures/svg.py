@@ -19,9 +19,10 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from html import escape
 
+from ..language.readback import layout_labels
 from ..roulette.announcement import Announcement
 from ..roulette.layout import BLACK, RED, WHEEL, BetKind, Position, column, row
-from ..roulette.tableau import CHANCE_ORDER, covered, slot, spot
+from ..roulette.tableau import covered, slot, spot
 
 CELL_W, CELL_H = 56, 44
 """One number's box: width along the layout, height across it."""
@@ -36,9 +37,6 @@ LABEL_AT, CHIP_AT = 0.36, 0.78
 """Where, along an outside box, its label and its chip go (so neither hides the other)."""
 HALO = 'stroke="#000" stroke-width="3" paint-order="stroke" font-weight="bold" '
 """A dark outline that keeps a label readable over a chip."""
-DOZEN_LABELS = ("P12", "M12", "D12")
-CHANCE_LABELS = ("MANQUE", "PAIR", "ROUGE", "NOIR", "IMPAIR", "PASSE")
-assert len(CHANCE_LABELS) == len(CHANCE_ORDER)
 
 
 def lattice_xy(along: float, across: float) -> tuple[float, float]:
@@ -106,9 +104,12 @@ def _strip_box(strip: str, index: int) -> tuple[float, float, float, float]:
 
 
 @cache
-def _strips() -> tuple[str, ...]:
+def _strips(lang: str) -> tuple[str, ...]:
+    """The dozens and the simple chances, labelled in ``lang`` (the chances in capitals,
+    as printed on the cloth)."""
+    dozens, chances = layout_labels(lang)
     out = []
-    for strip, labels in (("dozen", DOZEN_LABELS), ("chance", CHANCE_LABELS)):
+    for strip, labels in (("dozen", dozens), ("chance", tuple(c.upper() for c in chances))):
         for i, label in enumerate(labels):
             x, y, w, h = _strip_box(strip, i)
             out.append(_rect(x, y, w, h, "#2d6a4f", f' data-box="{strip}-{i}"'))
@@ -176,8 +177,9 @@ def _wheel(lit: frozenset[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def svg(chips: Iterable[tuple[Position, int]], title: str = "") -> str:
-    """The layout and the wheel with these chips (position, amount) as an SVG document."""
+def svg(chips: Iterable[tuple[Position, int]], title: str = "", lang: str = "fr") -> str:
+    """The layout and the wheel with these chips (position, amount) as an SVG document,
+    its boxes labelled in ``lang``."""
     amounts: dict[Position, int] = {}
     for p, amount in chips:
         amounts[p] = amounts.get(p, 0) + amount
@@ -189,7 +191,7 @@ def svg(chips: Iterable[tuple[Position, int]], title: str = "") -> str:
         f"<title>{escape(title, quote=False)}</title>",
         _rect(0, 0, WIDTH, HEIGHT, "#14532d"),
         *_numbers(straights),
-        *_strips(),
+        *_strips(lang),
         *_chips(amounts),
         *_corner_labels(straights),
         *_wheel(lit),
@@ -199,7 +201,7 @@ def svg(chips: Iterable[tuple[Position, int]], title: str = "") -> str:
     return "\n".join(parts) + "\n"
 
 
-def announcement_svg(announcement: Announcement, title: str) -> str:
+def announcement_svg(announcement: Announcement, title: str, lang: str = "fr") -> str:
     """The picture of an announcement's chips."""
     chips = [(p.position, p.amount) for c in announcement.calls for p in c.placements]
-    return svg(chips, title)
+    return svg(chips, title, lang)

@@ -102,7 +102,7 @@ def _layout(table: Table, lang: str, read_back: ReadBack) -> dict[str, Any]:
             {"kind": p.kind.value, "numbers": list(p.numbers), "amount": a}
             for p, a in sorted(chips.items())
         ],
-        "svg": svg(chips.items(), table.name),
+        "svg": svg(chips.items(), table.name, lang),
     }
 
 
