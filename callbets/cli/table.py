@@ -11,7 +11,6 @@ from typing import Any, TextIO
 
 from ..errors import (
     AmbiguousError,
-    AnnouncementError,
     AuditKeyError,
     CallbetsError,
     InputError,
@@ -24,7 +23,7 @@ from ..language.grammar import LANGUAGES
 from ..language.readback import readback, reading_line, replay_name
 from ..language.talk import REPLAYS, table_talk
 from ..messages import message_in, said, say_in, shown
-from ..roulette.announcement import parse_notation
+from ..roulette.announcement import bets_among, parse_notation
 from ..roulette.house import DEFAULT_HOUSE, House
 from ..table import Head, SpinReport, Table, default_path, location_of, record_head
 from ..table.anchor import kept_heads, kept_lines, replaced, unkeyed_since
@@ -120,7 +119,7 @@ def _bet(table: Table, args: argparse.Namespace) -> int:
     try:
         aid, a = (table.bet if placed else table.announce)(args.player, text, key=args.id)
     except AmbiguousError as err:
-        readings = _bets_among(err.readings, table.house)
+        readings = bets_among(err.readings, table.house)
         if args.reading is None or not 1 <= args.reading <= len(readings):
             complain(message_in(err, table.lang))
             for i, reading in enumerate(readings, 1):
@@ -136,18 +135,6 @@ def _bet(table: Table, args: argparse.Namespace) -> int:
     for warning in table.limit_warnings(aid):  # over the maximum: said at once
         echo(f"! {message_in(warning, table.lang)}")
     return EXIT_OK
-
-
-def _bets_among(readings: list[str], house: House) -> list[str]:
-    """The readings that are bets at this table (never offer one that is not)."""
-    out = []
-    for reading in readings:
-        try:
-            parse_notation(reading, house)
-        except (AnnouncementError, ValueError):
-            continue
-        out.append(reading)
-    return out
 
 
 def _confirm(table: Table, args: argparse.Namespace) -> int:

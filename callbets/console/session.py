@@ -40,7 +40,7 @@ from ..language.readback import reading_line, replay_name
 from ..language.talk import CLOSE, table_talk
 from ..messages import message_in, say_in
 from ..pictures.svg import announcement_svg, svg
-from ..roulette.announcement import Announcement, parse_notation
+from ..roulette.announcement import Announcement, bets_among
 from ..roulette.limits import check_limits
 from ..roulette.settle import CallResult
 from ..table import SpinReport, Table
@@ -287,24 +287,13 @@ class Session:
                 err.column += offset
             err.text = typed
             if isinstance(err, AmbiguousError):
-                err.readings = self._bets_among(err.readings)
+                err.readings = bets_among(err.readings, self.table.house)
                 if err.readings:
                     self.choices = Choices(player, text, err.readings)
             raise
         self.pending = Pending(aid, player, text)
         readback = self._readback(player, announcement)
         return readback + line(say(self.lang, "enter_or_esc"), "class:dim")
-
-    def _bets_among(self, readings: list[str]) -> list[str]:
-        """The readings that are bets at this table (never offer one that is not)."""
-        out = []
-        for reading in readings:
-            try:
-                parse_notation(reading, self.table.house)
-            except (AnnouncementError, ValueError):
-                continue
-            out.append(reading)
-        return out
 
     def _pick(self, choices: Choices, which: int) -> Fragments:
         """The croupier picked reading ``which``: read it back, waiting for Enter."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import IllegalBetError
+from ..errors import AnnouncementError, IllegalBetError
 from ..messages import Name, Names, said
 from . import catalogue
 from .call_names import CallName
@@ -258,6 +258,18 @@ def parse_notation(text: str, house: House) -> Announcement:
         call, unit = _notation_call(chunk.strip())
         calls.append(PlacedCall.build(call, unit, house))
     return Announcement(text, tuple(calls))
+
+
+def bets_among(readings: list[str], house: House) -> list[str]:
+    """The readings (notations) that are bets at ``house``: never offer one that is not."""
+    out = []
+    for reading in readings:
+        try:
+            parse_notation(reading, house)
+        except (AnnouncementError, ValueError):
+            continue
+        out.append(reading)
+    return out
 
 
 def call_names(house: House, *calls: Call | PlacedCall, separator: str = " ; ") -> Names:
