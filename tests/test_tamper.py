@@ -124,6 +124,14 @@ def test_the_books_are_checked_too(played: Path) -> None:
     assert any("spin of round 1" in p for p in problems)
 
 
+def one_bet(path: Path) -> None:
+    """A new table with one player and one bet."""
+    t = Table.create(path, "venice-french", "fr")
+    t.add_player("rouge")
+    t.bet("rouge", "rouge à 10")
+    t.close_file()
+
+
 def made_before_the_chain(path: Path) -> None:
     """Make a table file look as version 1 made it: no hashes, no identity, no
     idempotency keys, no application id."""
@@ -149,10 +157,7 @@ def db_upgrade(path: Path, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_an_older_table_is_chained_only_by_db_upgrade_which_says_so(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
-    t = Table.create(path, "venice-french", "fr")
-    t.add_player("rouge")
-    t.bet("rouge", "rouge à 10")
-    t.close_file()
+    one_bet(path)
     made_before_the_chain(path)
     before = path.read_bytes()
     with pytest.raises(TableError, match="callbets db upgrade"):
@@ -178,10 +183,7 @@ def test_forged_rows_without_hashes_are_never_signed_by_an_upgrade(
     chain them, and verify with the key names them (issue 41, finding 1)."""
     monkeypatch.setenv(KEY_VARIABLE, "the pit boss's key")
     path = tmp_path / "keyed.sqlite"
-    t = Table.create(path, "venice-french", "fr")
-    t.add_player("rouge")
-    t.bet("rouge", "rouge à 10")
-    t.close_file()
+    one_bet(path)
     tamper(path, "UPDATE audit SET payload = replace(payload, '10', '1000'), hash = NULL"
                  " WHERE kind = 'announce'", "UPDATE bets SET amount = 1000",
            "UPDATE announcements SET total = 1000", "PRAGMA user_version = 2")  # fmt: skip
@@ -253,10 +255,7 @@ def test_confirming_twice_places_once(tmp_path: Path) -> None:
 
 def test_a_version_2_file_is_upgraded_by_db_upgrade_and_keeps_its_chain(tmp_path: Path) -> None:
     path = tmp_path / "v2.sqlite"
-    t = Table.create(path, "venice-french", "fr")
-    t.add_player("rouge")
-    t.bet("rouge", "rouge à 10")
-    t.close_file()
+    one_bet(path)
     db = sqlite3.connect(path)  # as version 2 made it: no table_id anywhere
     for index in ("announcements_by_table", "bets_by_table", "open_bets",
                   "announcements_by_status"):  # fmt: skip

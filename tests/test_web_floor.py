@@ -335,13 +335,9 @@ def test_the_readmes_read_only_role_is_enough_and_cannot_write(postgres_server: 
 def test_a_missing_grant_is_said_with_what_to_grant(postgres_server: str):
     """A role that may connect but was given no grant on callbets' tables: "permission
     denied" comes with which grants a croupier and a floor need (issue 42)."""
-    run = uuid.uuid4().hex[:8]
-    name, role = f"web_{run}", f"nogrant_{run}"
-    admin = postgres_server.rsplit("/", 1)[0]
-    with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    db = f"{admin}/{name}"
-    assert cb("db", "upgrade", db).returncode == 0
+    db = new_database(postgres_server)
+    name = db.rsplit("/", 1)[1]
+    role = f"nogrant_{name}"
     table(f"{db}?table=T1", ("player", "rouge"))
     with psycopg.connect(db, autocommit=True) as conn:
         conn.execute(f"CREATE ROLE {role} LOGIN")
