@@ -144,7 +144,7 @@ class Language:
     def _start(self) -> ParseConf[Any]:
         return lalr_start(self.parser)
 
-    @property
+    @cached_property
     def introduced(self) -> frozenset[str]:
         """Terminals an article may stand before: the bet words and ``NEIGHBOURS``."""
         return _word_terminals(self.parser) | {"NEIGHBOURS"}

@@ -35,6 +35,7 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, NamedTuple
 
 from lark import Lark
@@ -297,8 +298,7 @@ class Lexicon:
 
     @staticmethod
     def _value(name: str) -> int | None:
-        number = NUMBER_WORD.match(name) or MONEY_WORD.match(name)
-        return int(number.group(1)) if number else None
+        return _terminal_value(name)
 
     def _single(self, word: Word, text: str) -> Iterator[Tok]:
         for pattern, name in self.patterns:
@@ -334,3 +334,10 @@ class Lexicon:
                     split[start] = [word[start:cut], *rest]
                     break
         return split[0] if word else []
+
+
+@cache  # a language has a few hundred terminals; each announcement looks up several
+def _terminal_value(name: str) -> int | None:
+    """The number a terminal stands for (``N17``: 17, a money word's amount), or None."""
+    number = NUMBER_WORD.match(name) or MONEY_WORD.match(name)
+    return int(number.group(1)) if number else None

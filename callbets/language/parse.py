@@ -72,9 +72,8 @@ def parse(text: str, lang: str = "fr", house: House | None = None) -> Announceme
             raise UnrecognizedError(
                 message("too_long", most=MAX_CHARS, count=len(text)), column=MAX_CHARS
             )
-        rules = repr(house)  # every rule of the house: two houses alike read alike
-        _HOUSES.setdefault(rules, house)
-        return _parse_cached(text, lang, rules)
+        _HOUSES.setdefault(house.rules, house)
+        return _parse_cached(text, lang, house.rules)
     except AnnouncementError as err:
         raise err.with_text(text) from None
 

@@ -81,10 +81,15 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
         number that is then staked or ends the announcement ("voisins et tiers, les
         deux à 5": not a bet on 2).
     """
-    toks = [_each_as_both(toks, i) for i in range(len(toks))]
-    toks = [_one_of(toks, i) for i in range(len(toks))]
-    toks = [_indefinite(toks, i, lexicon) for i in range(len(toks))]
-    toks = [_each_or_one(toks, i, lexicon) for i in range(len(toks))]
+    # Each pass looks again only at the words it may retype (most announcements have none).
+    toks = [_each_as_both(toks, i) if t.type == "EACH" else t for i, t in enumerate(toks)]
+    toks = [_one_of(toks, i) if t.type == ARTICLE else t for i, t in enumerate(toks)]
+    indefinite = lexicon.roles.get("INDEFINITE", ())
+    toks = [_indefinite(toks, i, lexicon) if t.text in indefinite else t
+            for i, t in enumerate(toks)]  # fmt: skip
+    each_or_one = lexicon.roles.get("EACH_OR_ONE", ())
+    toks = [_each_or_one(toks, i, lexicon) if t.text in each_or_one else t
+            for i, t in enumerate(toks)]  # fmt: skip
     for i, tok in enumerate(toks):
         if tok.type == BOTH:
             _both_before_stake(toks, i)

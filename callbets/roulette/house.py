@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -142,6 +142,12 @@ class House:
     def offers(self, call: str) -> bool:
         """True when the house accepts this called bet."""
         return call in self.offered
+
+    @cached_property
+    def rules(self) -> str:
+        """Every rule of the house, as text (its ``repr``, worked out once): two houses
+        whose rules are alike have the same."""
+        return repr(self)
 
 
 MAX_HOUSE_BYTES = 65536
