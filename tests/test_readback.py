@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,31 @@ def test_every_call_of_the_catalogue_reads_back(lang: str, house_name: str) -> N
             reads_back(a, lang, house_name)
             checked += 1
     assert checked > 400
+
+
+@pytest.mark.parametrize("house_name", house_names())
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_stake_said_as_a_count_of_pieces_is_read_back_as_said(lang: str, house_name: str) -> None:
+    """ "3 pièces sur le 17" is read back "3 pièces sur plein 17 = 3", not "1 pièce à 3":
+    every call of the catalogue, staked by a count of the house's pieces, reads back with
+    that count, and its line, parsed again, is the same count on the same chips."""
+    house, checked = find_house(house_name), 0
+    for notation in catalogue():
+        try:
+            plain = parse_notation(f"{notation} x{house.piece_value * 2}", house).calls[0]
+        except AnnouncementError:
+            continue  # not played at this house
+        counted = replace(plain, counted=True)
+        line = call_line(counted, lang, house)
+        count = counted.total // house.piece_value
+        assert line.startswith(f"{count} "), line
+        assert line != call_line(plain, lang, house)
+        again = parse(line, lang, house)
+        assert again.merged() == Announcement("", (counted,)).merged(), line
+        assert [c.counted for c in again.calls] == [True], line
+        assert call_line(again.calls[0], lang, house) == line
+        checked += 1
+    assert checked > 200
 
 
 def _corpus() -> list[dict[str, object]]:

@@ -76,11 +76,13 @@ def call_line(call: PlacedCall, lang: str, house: House) -> str:
     It reads back: parsed in the same language, it places the same chips.
     """
     words = _words(lang)
-    plural = words["pieces"] if call.pieces > 1 else words["piece"]
-    line: str = words["line"].format(
+    pieces, form = call.pieces, "line"
+    if call.counted and call.total % house.piece_value == 0:  # "3 pièces sur plein 17 = 3"
+        pieces, form = call.total // house.piece_value, "counted"
+    line: str = words[form].format(
         name=call_name(call, lang, house),
-        pieces=call.pieces,
-        pieces_word=plural,
+        pieces=pieces,
+        pieces_word=words["pieces"] if pieces > 1 else words["piece"],
         unit=call.unit,
         total=call.total,
     )

@@ -134,6 +134,8 @@ class StakeEl:
     together, never for each."""
     for_each: bool = False
     """A stake said "for N each" ("pour 60 chacun"): N a piece, or N for each call?"""
+    counted: bool = False
+    """Said as a count of the house's pieces on a bet ("3 pièces sur le 17")."""
 
 
 WRITTEN = "_WRITTEN"

@@ -144,6 +144,9 @@ class PlacedCall:
     """Stake per piece."""
     placements: tuple[Placement, ...]
     """The chips, one entry per position."""
+    counted: bool = False
+    """Its stake was said as a count of the house's pieces ("3 pièces sur le 17"): it is
+    read back so."""
 
     @classmethod
     def build(cls, call: Call, unit: int, house: House) -> PlacedCall:
@@ -154,9 +157,11 @@ class PlacedCall:
         return cls.from_recipe(call, unit, call.recipe(house))
 
     @classmethod
-    def from_recipe(cls, call: Call, unit: int, recipe: catalogue.Recipe) -> PlacedCall:
+    def from_recipe(
+        cls, call: Call, unit: int, recipe: catalogue.Recipe, counted: bool = False
+    ) -> PlacedCall:
         """A call at a stake per piece, from its recipe."""
-        return cls(call, unit, tuple(Placement(p, k, k * unit) for p, k in recipe))
+        return cls(call, unit, tuple(Placement(p, k, k * unit) for p, k in recipe), counted)
 
     @property
     def pieces(self) -> int:

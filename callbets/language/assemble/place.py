@@ -53,9 +53,12 @@ class Placing:
         units = {key: self._unit(key, members) for key, members in groups.items()}
         self._refuse_times_with_total()
         placed = [
-            (draft, PlacedCall.from_recipe(call, units[group_key(draft)] * draft.times, recipe))
+            (draft, PlacedCall.from_recipe(
+                call, units[group_key(draft)] * draft.times, recipe,
+                counted=draft.stake is not None and draft.stake.counted,
+            ))
             for draft, call, recipe in recipes
-        ]
+        ]  # fmt: skip
         for check in self.checks:
             self._verify(check, placed)
         for before, after in self.repeats:

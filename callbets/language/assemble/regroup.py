@@ -23,7 +23,7 @@ def _counts_on(elements: list[Element], piece_value: int) -> list[Element]:
         if isinstance(el, LinkEl) and el.kind == "on" and isinstance(count, PiecesEl):
             text = f"{count.text} {el.text}"
             amount = count.count * piece_value
-            out[-1] = StakeEl("total", amount, text, count.start, el.start, lead=True)
+            out[-1] = StakeEl("total", amount, text, count.start, el.start, lead=True, counted=True)
             continue
         out.append(el)
     return out
