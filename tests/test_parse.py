@@ -289,6 +289,36 @@ def test_what_is_said_after_a_correction_replaces_what_it_corrects(lang, text, e
 
 
 @pytest.mark.parametrize(
+    ("lang", "text", "expect"),
+    [("fr", "le 17 à 5, non pardon, le 18 à 10", "straight 18 x10"),
+     ("fr", "cheval 8/11 à 5 euh non 8/9 à 5", "split 8/9 x5"),
+     ("fr", "voisins à 5 et le 17 à 5, pardon, le 18 à 10", "voisins x5 ; straight 18 x10"),
+     ("fr", "le 17 à 5, non pardon, 18/21 à 5", "split 18/21 x5"),
+     ("it", "il 17 da 5, anzi no, il 18 da 10", "straight 18 x10"),
+     ("en", "17 by 5, sorry, 18 by 10", "straight 18 x10"),
+     ("es", "caballo ocho once a cinco eh no ocho nueve a cinco", "split 8/9 x5"),
+     ("es", "El 17 a 5... no, mejor el 18 a 5.", "straight 18 x5")],
+)  # fmt: skip
+def test_a_bet_said_again_with_its_stake_replaces_the_call_it_corrects(lang, text, expect):
+    """Hidden Spanish set: "El 17 a 5... no, mejor el 18 a 5" was asked "what does the
+    correction replace?" although the whole bet was said again."""
+    assert notation(text, lang) == expect
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("fr", "le 17 et les voisins à 5, pardon, le 18 à 5"),  # 18 alone, or its neighbours?
+     ("fr", "voisins et le 17 à 5, pardon, le 18 à 10"),  # the voisins' stake too?
+     ("it", "vicini e il 17 da 5, anzi no, il 18 da 10"),
+     ("en", "voisins and 17 by 5, sorry, 18 by 10"),
+     ("es", "el 17 y sus vecinos a 5, perdón, el 18 a 5")],
+)  # fmt: skip
+def test_a_bet_said_again_after_a_shared_stake_or_a_joined_call_is_asked(lang, text):
+    with pytest.raises(AmbiguousError):
+        parse(text, lang)
+
+
+@pytest.mark.parametrize(
     ("lang", "text"),
     [("fr", "le 22 et les voisins par 2, pardon, 23"),  # the centre, or the stake?
      ("fr", "tiers à 5, non, orphelins"),  # the orphelins at 5, or at one piece?

@@ -9,6 +9,9 @@ corrects.  The rules are the same in every language and never guess:
 * **numbers** alone replace the numbers of the position said last when no stake could
   be meant instead (a pair, or no stake said yet), or the stake's amount when no
   position was named by numbers; a number that could be either is asked;
+* **numbers and a stake** ("le 17 à 5, non pardon, le 18 à 10") replace the position
+  said last and its stake, when they were a call of their own (nothing joined to the
+  numbers, the stake not shared with a call before);
 * a **bet** (a bet word, with its numbers and stake) replaces what was said before, when
   that was one call with nothing joined to it, and carries its own stake or none was
   said;
@@ -81,9 +84,15 @@ def _numbers(
     end = stake if stake is not None else len(before)
     position = _last_group(before[:end])
     pair = any(t.type == "SLASH" for t in new)
+    restaked = stake is not None and bool(_strip(after[group:], trailing=False))
+    if position is not None and restaked:  # "le 17 à 5, non, le 18 à 10": a bet again
+        first, last = position
+        if last != end or not _alone(before, first):
+            raise _unclear(marker)  # "le 17 et les voisins à 5, pardon, le 18 à 5"
+        return (*before[:first], *new, *after[group:])
     if position is not None and (stake is None or pair):
         first, last = position
-        if sum(t.type == "NUMBER" for t in before[first:last]) != len(new) // 2 + 1:
+        if _count(before[first:last]) != _count(new):
             raise _unclear(marker)  # "14/17, pardon, 20": which of the two?
         return (*before[:first], *new, *before[last:], *after[group:])
     if position is None and stake is not None and len(new) == 1:
@@ -91,6 +100,24 @@ def _numbers(
         return (*before[:amount], new[0]._replace(type=before[amount].type),
                 *before[amount + 1 :], *after[group:])  # fmt: skip
     raise _unclear(marker)
+
+
+def _count(toks: Sequence[Tok]) -> int:
+    return sum(t.type == "NUMBER" for t in toks)
+
+
+POSITION_WORDS = frozenset({"STRAIGHT", "SPLIT", "STREET", "CORNER", "SIXLINE"})
+
+
+def _alone(before: Sequence[Tok], first: int) -> bool:
+    """Whether the numbers at ``first`` (after their position word, if any) begin a call
+    of their own: at the start, or after a separator that follows a whole staked call
+    ("voisins à 5 et le 17 à 5", not "voisins et le 17 à 5", whose stake is shared)."""
+    while first > 0 and before[first - 1].type in POSITION_WORDS:
+        first -= 1
+    if first == 0:
+        return True
+    return before[first - 1].type in SEPARATORS and _stake_at_end(before[: first - 1]) is not None
 
 
 NEIGHBOURS = frozenset({"NEIGHBOURS", "COUNT", "SIDES"})
