@@ -122,7 +122,7 @@ def test_refusal_points_at_the_problem():
 def test_stakes_apply_backwards_to_unstaked_calls():
     assert notation("voisins et orphelins à 5") == "voisins x5 ; orphelins x5"
     assert notation("voisins à 5 et tiers à 10") == "voisins x5 ; tiers x10"
-    assert notation("voisins et orphelins pour 70") == "voisins x5 ; orphelins x5"
+    assert notation("voisins et orphelins, 70 en tout") == "voisins x5 ; orphelins x5"
 
 
 def test_a_bet_after_the_last_stake_is_asked_about():
@@ -377,3 +377,20 @@ def test_a_word_for_the_hundreds_composes_as_unit_and_hundred():
     assert composer.value([word(500), word(20), word(5)]) == 525
     assert composer.value([word(500), word(500)]) is None
     assert composer.value([word(5), word(500)]) is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("fr", "Pour 60, tiers et voisins."),
+     ("fr", "tiers et voisins pour 60"),
+     ("it", "serie e vicini, totale 60"),
+     ("en", "For 60, tiers and voisins."),
+     ("es", "tercio y vecinos, total 60")],
+)  # fmt: skip
+def test_a_total_for_several_calls_is_asked_when_one_could_take_it_whole(lang, text):
+    """Hidden set 9: "Pour 60, tiers et voisins" was placed at 4 a piece on both, since
+    the voisins cannot take 60 alone (9 pieces); the player may have meant 60 each, and
+    is asked, with the one reading that can be placed."""
+    with pytest.raises(AmbiguousError) as info:
+        parse(text, lang)
+    assert info.value.readings == ["tiers x4 ; voisins x4"]

@@ -74,24 +74,30 @@ def test_every_call_of_the_catalogue_reads_back(lang: str, house_name: str) -> N
 
 @pytest.mark.parametrize("house_name", house_names())
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_stake_said_as_a_count_of_pieces_is_read_back_as_said(lang: str, house_name: str) -> None:
-    """ "3 pièces sur le 17" is read back "3 pièces sur plein 17 = 3", not "1 pièce à 3":
-    every call of the catalogue, staked by a count of the house's pieces, reads back with
-    that count, and its line, parsed again, is the same count on the same chips."""
+@pytest.mark.parametrize("value", ["house", 5])
+def test_a_stake_said_as_a_count_of_pieces_is_read_back_as_said(
+    lang: str, house_name: str, value: str | int
+) -> None:
+    """ "3 pièces sur le 17" is read back "3 pièces sur plein 17 = 3", not "1 pièce à 3",
+    and "3 pièces de 5 sur le 17" "3 pièces de 5 sur plein 17 = 15": every call of the
+    catalogue, staked by a count of pieces (of the house's value, or of a value said),
+    reads back with that count, and its line, parsed again, is the same count on the same
+    chips."""
     house, checked = find_house(house_name), 0
+    piece = house.piece_value if value == "house" else int(value)
     for notation in catalogue():
         try:
-            plain = parse_notation(f"{notation} x{house.piece_value * 2}", house).calls[0]
+            plain = parse_notation(f"{notation} x{piece * 2}", house).calls[0]
         except AnnouncementError:
             continue  # not played at this house
-        counted = replace(plain, counted=True)
+        counted = replace(plain, counted=piece)
         line = call_line(counted, lang, house)
-        count = counted.total // house.piece_value
+        count = counted.total // piece
         assert line.startswith(f"{count} "), line
         assert line != call_line(plain, lang, house)
         again = parse(line, lang, house)
         assert again.merged() == Announcement("", (counted,)).merged(), line
-        assert [c.counted for c in again.calls] == [True], line
+        assert [c.counted for c in again.calls] == [piece], line
         assert call_line(again.calls[0], lang, house) == line
         checked += 1
     assert checked > 200

@@ -77,12 +77,14 @@ def call_line(call: PlacedCall, lang: str, house: House) -> str:
     """
     words = _words(lang)
     pieces, form = call.pieces, "line"
-    if call.counted and call.total % house.piece_value == 0:  # "3 pièces sur plein 17 = 3"
-        pieces, form = call.total // house.piece_value, "counted"
+    if call.counted and call.total % call.counted == 0:  # "3 pièces sur plein 17 = 3"
+        pieces = call.total // call.counted
+        form = "counted" if call.counted == house.piece_value else "counted_of"
     line: str = words[form].format(
         name=call_name(call, lang, house),
         pieces=pieces,
         pieces_word=words["pieces"] if pieces > 1 else words["piece"],
+        piece=call.counted,
         unit=call.unit,
         total=call.total,
     )

@@ -134,8 +134,9 @@ class StakeEl:
     together, never for each."""
     for_each: bool = False
     """A stake said "for N each" ("pour 60 chacun"): N a piece, or N for each call?"""
-    counted: bool = False
-    """Said as a count of the house's pieces on a bet ("3 pièces sur le 17")."""
+    counted: int | None = None
+    """Said as a count of pieces on a bet: the value of each piece ("3 pièces sur le
+    17": the house's; "3 pièces de 5 sur le 17": 5)."""
 
 
 WRITTEN = "_WRITTEN"

@@ -144,9 +144,9 @@ class PlacedCall:
     """Stake per piece."""
     placements: tuple[Placement, ...]
     """The chips, one entry per position."""
-    counted: bool = False
-    """Its stake was said as a count of the house's pieces ("3 pièces sur le 17"): it is
-    read back so."""
+    counted: int | None = None
+    """Its stake was said as a count of pieces of this value ("3 pièces sur le 17": the
+    house's; "3 pièces de 5 sur le 17": 5): it is read back so."""
 
     @classmethod
     def build(cls, call: Call, unit: int, house: House) -> PlacedCall:
@@ -158,7 +158,7 @@ class PlacedCall:
 
     @classmethod
     def from_recipe(
-        cls, call: Call, unit: int, recipe: catalogue.Recipe, counted: bool = False
+        cls, call: Call, unit: int, recipe: catalogue.Recipe, counted: int | None = None
     ) -> PlacedCall:
         """A call at a stake per piece, from its recipe."""
         return cls(call, unit, tuple(Placement(p, k, k * unit) for p, k in recipe), counted)

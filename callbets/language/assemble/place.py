@@ -55,7 +55,7 @@ class Placing:
         placed = [
             (draft, PlacedCall.from_recipe(
                 call, units[group_key(draft)] * draft.times, recipe,
-                counted=draft.stake is not None and draft.stake.counted,
+                counted=draft.stake.counted if draft.stake is not None else None,
             ))
             for draft, call, recipe in recipes
         ]  # fmt: skip
@@ -415,14 +415,19 @@ class Placing:
         each = [sum(k for _, k in recipe) for _, recipe in members]
         if stake.kind == "piece" and all(n == 1 for n in each):
             return  # "red and odd for 5 each": a piece is the whole call
-        if any(stake.amount % n for n in each):
+        if all(stake.amount % n for n in each):
             return  # no call takes the whole amount: only the one reading, placed or refused
         calls = [c for c, _ in members]
-        readings = [_notation(calls, [stake.amount // n for n in each])]
+        readings = []
+        if not any(stake.amount % n for n in each):
+            readings.append(_notation(calls, [stake.amount // n for n in each]))
         if stake.kind == "piece":
             readings.insert(0, _notation(calls, [stake.amount] * len(calls)))
         elif stake.amount % pieces == 0:
             readings.insert(0, _notation(calls, [stake.amount // pieces] * len(calls)))
+        # "tiers et voisins pour 60": 60 for both, or 60 each (the voisins' does not
+        # divide)?  Asked even when only one reading can be placed: the player may
+        # have meant the other.
         raise AmbiguousError(
             said_message("each_or_all", said=stake.text, amount=stake.amount),
             readings,

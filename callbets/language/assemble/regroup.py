@@ -15,18 +15,34 @@ def regrouped(elements: list[Element], piece_value: int) -> list[Element]:
 
 def _counts_on(elements: list[Element], piece_value: int) -> list[Element]:
     """ "3 pièces sur le 17", "two chips on 17": a count of pieces said on a bet is its
-    stake in all, at the house's piece value, for the bet that follows (the calls it
+    stake in all, at the house's piece value or at the value said with it ("3 pièces de 5
+    sur le 17", "tres fichas de cinco al 19"), for the bet that follows (the calls it
     leads to must divide it, as for "pour 60 sur le tiers")."""
     out: list[Element] = []
     for el in elements:
-        count = out[-1] if out else None
-        if isinstance(el, LinkEl) and el.kind == "on" and isinstance(count, PiecesEl):
-            text = f"{count.text} {el.text}"
-            amount = count.count * piece_value
-            out[-1] = StakeEl("total", amount, text, count.start, el.start, lead=True, counted=True)
-            continue
+        if isinstance(el, LinkEl) and el.kind == "on":
+            counted = _count_before(out, piece_value)
+            if counted is not None:
+                count, value, said = counted
+                del out[-said:]
+                text = f"{count.text} … {el.text}" if said > 1 else f"{count.text} {el.text}"
+                out.append(StakeEl("total", count.count * value, text, count.start, el.start,
+                                   lead=True, counted=value))  # fmt: skip
+                continue
         out.append(el)
     return out
+
+
+def _count_before(out: list[Element], piece_value: int) -> tuple[PiecesEl, int, int] | None:
+    """The count of pieces said just before an "on" word, the value of each piece and how
+    many elements said them: "3 pièces" (the house's piece value), "3 pièces de 5"."""
+    if out and isinstance(out[-1], PiecesEl):
+        return out[-1], piece_value, 1
+    if len(out) >= 2 and isinstance(out[-2], PiecesEl):
+        value = out[-1]
+        if isinstance(value, StakeEl) and value.kind == "piece" and not value.lead:
+            return out[-2], value.amount, 2
+    return None
 
 
 def _pauses_dropped(elements: list[Element]) -> list[Element]:
