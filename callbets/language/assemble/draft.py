@@ -162,6 +162,9 @@ class Question:
 
     nums: Nums
     targets: tuple[int, ...]
+    repeated: bool = False
+    """The number is said just after the same words ("de 13 à 24 24"): a word heard
+    twice, perhaps, rather than an amount."""
 
 
 @dataclass(frozen=True)

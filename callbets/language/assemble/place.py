@@ -16,6 +16,7 @@ from ...errors import (
 from ...messages import said as said_message
 from ...roulette.announcement import Announcement, Call, PlacedCall, call_names
 from ...roulette.catalogue import Recipe
+from ...roulette.layout import SIMPLE_CHANCES, BetKind
 from ..transform import StakeEl
 from .draft import Check, Draft, Question, Walked, group_key
 from .resolve import as_position, resolve
@@ -45,8 +46,8 @@ class Placing:
         for d in self.drafts:
             if not any(d is s for s in said_again):
                 recipes += [(d, call, self._recipe(d, call)) for call in self._resolved(d)]
-        if self.questions:
-            self._ask(self.questions[0], recipes)  # stakes the bet, if nothing else it can be
+        for question in self.questions:
+            self._ask(question, recipes)  # stakes the bet, if nothing else it can be
         groups: dict[int, list[tuple[Call, Recipe]]] = {}
         for draft, call, recipe in recipes:
             groups.setdefault(group_key(draft), []).append((call, recipe))
@@ -352,8 +353,11 @@ class Placing:
             unit = f"x{self.house.piece_value}"
             readings.append(" ; ".join(f"{c.notation()} {unit}" for c, _ in members) +
                             f" ; {as_bet.notation()} {unit}")  # fmt: skip
-        if len(readings) == 1 and pieces == 1 and as_bet is None:
-            # "black fifty": one piece (a piece is the whole) and 50 is no bet: the stake
+        outside = not q.repeated and all(_amount_after(c, q.nums.numbers[0]) for c, _ in members)
+        if len(q.nums.numbers) == 1 and pieces == 1 and (as_bet is None or outside):
+            # "black fifty": one piece (a piece is the whole) and 50 is no bet: the stake;
+            # "dozzina di mezzo 20", "rouge 20": said right after an outside bet, no "and"
+            # before it, the 20 is no bet of its own
             stake = StakeEl("piece", q.nums.numbers[0], said, q.nums.start, q.nums.end)
             staked = next((t.stake for t in targets if t.stake is not None), None)
             if staked is not None:  # "impair soixante à deux": which one is the stake?
@@ -490,3 +494,18 @@ def draft_finales_pair(draft: Draft) -> bool:
 def _notation(calls: list[Call], units: list[int]) -> str:
     """Calls at their stakes a piece, in notation (``tiers x10 ; jeu_zero x15``)."""
     return " ; ".join(f"{c.notation()} x{u}" for c, u in zip(calls, units, strict=True))
+
+
+INSIDE_KINDS = frozenset(
+    {BetKind.STRAIGHT, BetKind.SPLIT, BetKind.STREET, BetKind.CORNER, BetKind.SIXLINE}
+)
+
+
+def _amount_after(call: Call, number: int) -> bool:
+    """Whether a number said right after a bet, with nothing between, can only be its
+    amount: after a dozen or a column (it cannot join them into another position), or
+    after a simple chance the number is not part of ("rouge 20": 20 is black).  "Noir 20"
+    may name the black 20, as a spin is called ("vingt, noir, pair et passe"): asked."""
+    if call.is_called_bet or BetKind(call.name) in INSIDE_KINDS:
+        return False
+    return BetKind(call.name) not in SIMPLE_CHANCES or number not in call.position().numbers

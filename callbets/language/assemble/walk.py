@@ -308,7 +308,7 @@ class Assembler(AroundCalls):
                 target.more.append(el)
             self.current = target
         elif cur is None:
-            if self._joins_list(el) or self._said_total(el):
+            if self._joins_list(el) or self._said_total(el) or self._amount_after_pause(el):
                 return
             if self.after_stake:
                 said = "/".join(map(str, el.numbers))
@@ -360,6 +360,17 @@ class Assembler(AroundCalls):
         self._check(CheckEl(el.numbers[0], str(el.numbers[0]), el.start))
         return True
 
+    def _amount_after_pause(self, el: Nums) -> bool:
+        """ "Pair, 40", "Rouge, cent": a number off the layout after a comma, with no stake
+        said for the bets before it, is their bare amount, weighed as "pair 40" is (the
+        stake of a one-piece bet; asked for more pieces)."""
+        if len(el.numbers) != 1 or el.numbers[0] <= 36 or self.last_sep != "comma":
+            return False
+        if not self.drafts or self.drafts[-1].stake is not None:
+            return False
+        self._bare_amount(self.drafts[-1], el)
+        return True
+
     def _one_number_call_before(self, el: Nums) -> Draft | None:
         """The call on one number just before "et N" ("finale 3 et 7"), if there is one."""
         if self.last_sep not in ("and", "comma") or not self.drafts or len(el.numbers) != 1:
@@ -377,10 +388,22 @@ class Assembler(AroundCalls):
         if len(el.numbers) == 1 and self.house.bare_amount == "per_piece":
             self._stake(StakeEl("piece", el.numbers[0], said, el.start, el.start))
             return
-        if self.questions:
-            return
-        self.questions.append(Question(el, self._unstaked_upto(draft)))
+        targets = self._unstaked_upto(draft)
+        if self.questions:  # "Red 100 and middle dozen 50": each bet its own bare amount
+            last = self.questions[-1].targets[-1]
+            targets = tuple(i for i in targets if i > last)
+            if not targets:  # "noir 50, 60": two amounts for one bet
+                said = "/".join(map(str, el.numbers))
+                raise StakeError(message("second_stake", word=said), column=el.start)
+        self.questions.append(Question(el, targets, self._said_twice(el)))
         self.current = None
+
+    def _said_twice(self, el: Nums) -> bool:
+        """Whether the words of ``el`` were said just before it too ("de 13 à 24 24")."""
+        said = self.text[el.start : el.end]
+        before = self.text[: el.start].rstrip(" ,")
+        return before.endswith(said) and (len(before) == len(said) or not before[
+            -len(said) - 1].isalnum())  # fmt: skip
 
     def _unstaked_upto(self, draft: Draft) -> tuple[int, ...]:
         end = self.drafts.index(draft) + 1
