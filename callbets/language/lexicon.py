@@ -21,7 +21,9 @@ Naming conventions (documented in ``grammar/README.md``):
   words of one region (Swiss "septante"), which do not stop the standard words from
   composing ("soixante dix"); ``INDEFINITE`` the words for "one" that are also the
   article "a" ("un cheval 8/11"); ``EACH_OR_ONE`` the words for "each" that are also
-  the number 1 with its article where a bet begins (Italian "l'uno e i suoi vicini").  They
+  the number 1 with its article where a bet begins (Italian "l'uno e i suoi vicini");
+  ``ONE_PIECE`` the words for "each" that are also one piece where a bet begins, before
+  its "on" (English "a chip on 13", but "5 a chip").  They
   are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
   stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
@@ -64,6 +66,7 @@ TEXT_ROLES = (
     "REGIONAL",
     "INDEFINITE",
     "EACH_OR_ONE",
+    "ONE_PIECE",
 )
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"

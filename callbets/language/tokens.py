@@ -90,6 +90,8 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
     each_or_one = lexicon.roles.get("EACH_OR_ONE", ())
     toks = [_each_or_one(toks, i, lexicon) if t.text in each_or_one else t
             for i, t in enumerate(toks)]  # fmt: skip
+    one_piece = lexicon.roles.get("ONE_PIECE", ())
+    toks = [_one_piece(toks, i) if t.text in one_piece else t for i, t in enumerate(toks)]
     for i, tok in enumerate(toks):
         if tok.type == BOTH:
             _both_before_stake(toks, i)
@@ -185,6 +187,17 @@ def _each_or_one(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
         said = f"{tok.text} {nxt.text}"
         raise AmbiguousError(message("each_or_one", said=said), [], column=tok.start)
     return tok._replace(type="N1", value=1)
+
+
+def _one_piece(toks: Sequence[Tok], i: int) -> Tok:
+    """ "a chip on 13 and a chip on 31": a ``ONE_PIECE`` role word at the start or after a
+    separator, just before an "on" word, is one piece (a count, as "one chip on 13");
+    after an amount it stays "each" ("5 a chip")."""
+    tok, prev = toks[i], (toks[i - 1] if i else None)
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is None or nxt.type != "ON" or (prev is not None and prev.type not in SEPARATORS):
+        return tok
+    return tok._replace(type=ONE_PIECE)  # a count of 1 once the numbers are read (_typed)
 
 
 def _amount_before(toks: Sequence[Tok], i: int) -> bool:
@@ -288,10 +301,16 @@ def _plural_before_number(toks: Sequence[Tok], i: int) -> None:
         )
 
 
+ONE_PIECE = "ONE_PIECE"
+
+
 def _typed(tok: Tok) -> Tok:
-    """Digits are a ``NUMBER``; a ``MONEY<value>`` word ("a tenner") is a ``MONEY`` amount."""
+    """Digits are a ``NUMBER``; a ``MONEY<value>`` word ("a tenner") is a ``MONEY`` amount;
+    "a chip" said as one piece is a count of 1."""
     if tok.type == "DIGITS":
         return tok._replace(type="NUMBER")
+    if tok.type == ONE_PIECE:
+        return tok._replace(type="PIECE_COUNT", value=1)
     if MONEY_WORD.match(tok.type):
         return tok._replace(type="MONEY")
     return tok
