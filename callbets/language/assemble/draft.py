@@ -24,6 +24,8 @@ NAMED_DOZENS = {"p12": 1, "m12": 2, "d12": 3}
 """The layout's labels of the dozens (12P, 12M, 12D)."""
 PAIRED = frozenset({"split", "street", "corner", "sixline"})
 """Positions named by two numbers, which may be said with "and" between them."""
+POSITION_SIZE = {"split": 2, "street": 3, "corner": 4, "sixline": 6}
+"""How many numbers each of them covers: as many may be listed ("carré 17, 18, 20, 21")."""
 CHANCES = frozenset({"red", "black", "even", "odd", "low", "high"})
 TAKES_NUMBERS = POSITION_WORDS | {"finale", "complete", "with_splits", "serie"} | OUTSIDE | LISTS
 POSTFIX = POSITION_WORDS | {"complete", "with_splits", "serie", "first", "last", "middle"}

@@ -36,6 +36,7 @@ from .draft import (
     ORDINALS,
     OUTSIDE,
     PAIRED,
+    POSITION_SIZE,
     Check,
     Draft,
     Question,
@@ -329,7 +330,8 @@ class Assembler(AroundCalls):
 
     def _joins_list(self, el: Nums) -> bool:
         """Numbers after "et" that belong to the call before: "les douzaines 1 et 3", "les
-        finales 3 et 6" (plurals), "cheval 14 et 15" (a split needs its second number)."""
+        finales 3 et 6" (plurals), "cheval 14 et 15" (a split needs its second number),
+        "carré 17, 18, 20 et 21" (a position's numbers listed, up to as many as it has)."""
         if self.last_sep not in ("and", "comma") or not self.drafts:
             return False
         before = self.drafts[-1]
@@ -341,7 +343,7 @@ class Assembler(AroundCalls):
         elif (
             before.head in PAIRED
             and not others
-            and len(before.nums.numbers) == 1
+            and len(before.nums.numbers) < POSITION_SIZE[before.head]
             and len(el.numbers) == 1
         ):
             before.nums = Nums(before.nums.numbers + el.numbers, before.nums.start)
