@@ -251,7 +251,8 @@ def _both_before_stake(toks: Sequence[Tok], i: int) -> None:
 
 
 def _between_numbers(toks: Sequence[Tok], i: int) -> bool:
-    """ "le un le neuf et le quatorze": an article between two numbers starts a new one.
+    """ "le un le neuf et le quatorze": an article between two numbers starts a new one;
+    so after a stake's amount ("le 27 à 5 le 30 à 5", as a recogniser writes it).
 
     :raises UnrecognizedError: an article inside a number ("trente le deux").
     """
@@ -265,7 +266,7 @@ def _between_numbers(toks: Sequence[Tok], i: int) -> bool:
     j = i - 1
     while j > 0 and _is_number(toks[j - 1]):
         j -= 1
-    if j == 0 or toks[j - 1].type != ARTICLE:
+    if j == 0 or toks[j - 1].type not in (ARTICLE, *STAKE_PREFIXES):
         raise UnrecognizedError(
             message("article_in_number", word=toks[i].text), column=toks[i].start
         )
