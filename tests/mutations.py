@@ -204,6 +204,8 @@ def _same_chips_allowed(m: Mutant, original: Announcement, lang: str) -> bool:
         return True  # "from 13 to 24" → "13 to 24"
     if m.changed[0] in roles.get("INDEFINITE", ()) or _terminal(lang, m.changed[0]) == "ARTICLE":
         return True  # "un cheval 8/11" → "cheval 8/11"; "l'uno" → "uno"
+    if m.kind == "drop_first" and _terminal(lang, m.changed[0]) == "ON":
+        return True  # "sur le rouge 50 euros" → "le rouge 50 euros": a leading "on" says nothing
     return _terminal(lang, m.changed[0]) in CONFIRMING
 
 

@@ -332,9 +332,22 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     out = _ranges(out, lexicon, piece_value)
     out = _merge(out)
     out = _retype(out)
-    out = _trim_commas(out)
+    out = _leading_on(_trim_commas(out))
     _check_ends(out)
     return tuple(out)
+
+
+STAKE_SAID = STAKE_PREFIXES | {"IN_ALL", "EACH", "MONEY", "AMOUNT"}
+
+
+def _leading_on(toks: list[Tok]) -> list[Tok]:
+    """ "Al negro 100 euros", "sur le rouge, 50 €": an "on" word that begins the
+    announcement, when the bet it leads to has its stake said after it (and no other "on"
+    follows), is only "on"; alone ("al 17") its amount may have been lost, and it is
+    refused (:func:`_check_ends`)."""
+    if not toks or toks[0].type != "ON" or any(t.type == "ON" for t in toks[1:]):
+        return toks
+    return toks[1:] if any(t.type in STAKE_SAID for t in toks[1:]) else toks
 
 
 def _trim_commas(toks: list[Tok]) -> list[Tok]:

@@ -283,11 +283,13 @@ class Assembler(AroundCalls):
         raise UnrecognizedError(message("does_not_fit", word=el.text), column=el.start)
 
     def _more_neighbours(self) -> bool:
-        """ "les voisins du 8 et du 23": "du" after "et" adds a centre to the call before."""
+        """ "les voisins du 8 et du 23": "du" after "et" adds a centre to the call before;
+        so for a list of finales ("finales del 1 y del 2")."""
         if self.last_sep not in ("and", "comma") or not self.drafts:
             return False
         before = self.drafts[-1]
-        return before.neighbours is not None and before.linked and before.stake is self.forward
+        listed = before.neighbours is not None or before.head in LISTS
+        return listed and before.linked and before.stake is self.forward
 
     def _numbers(self, el: Nums) -> None:
         if self.link is not None and el.numbers[:2] == (0, 0) and len(el.numbers) > 2:
@@ -298,8 +300,14 @@ class Assembler(AroundCalls):
             raise UnrecognizedError(message("number_twice", word=said), column=el.start)
         cur = self.current
         if self.link is not None:
-            target, self.link = self.link_target, None
+            target, link, self.link = self.link_target, self.link, None
             assert target is not None
+            if target.neighbours is not None and target.nums is not None and 0 in el.numbers:
+                # "les voisins du 17 et du zéro": "voisins du zéro" said, or the 0's five?
+                raise AmbiguousError(
+                    message("neighbours_or_voisins_of", said=self.text[link.start : el.end]),
+                    [], column=link.start,
+                )  # fmt: skip
             if target.neighbours is not None and self._spoken_together(el):
                 said = " ".join(map(str, el.numbers))
                 raise AmbiguousError(message("neighbours_each", said=said), [], column=el.start)
