@@ -403,6 +403,10 @@ def test_a_total_for_several_calls_is_asked_when_one_could_take_it_whole(lang, t
      ("it", "Dispari 20.", "odd x20"),
      ("en", "third column twenty", "column 36 x20"),
      ("es", "segunda docena veinte", "dozen 2 x20"),
+     ("fr", "Douze derniers, 30.", "dozen 3 x30"),  # after a pause too
+     ("it", "Ultima dozzina, 15.", "dozen 3 x15"),
+     ("en", "1 to 18, twenty.", "low x20"),
+     ("es", "Tercera columna, 15.", "column 36 x15"),
      ("fr", "Pair, 40.", "even x40"),  # off the layout, after a pause
      ("it", "Pari, cento.", "even x100"),
      ("en", "Odd, 50.", "odd x50"),
@@ -425,7 +429,8 @@ def test_a_bare_amount_after_an_outside_bet_is_its_stake(lang, text, expect):
      ("fr", "pair vingt"),  # "vingt, noir, pair et passe": the 20 named, or the stake?
      ("fr", "de 13 à 24 24"), ("en", "from 13 to 24 24"),  # a word heard twice?
      ("it", "da 13 a 24 24"), ("es", "de 13 a 24 24"),
-     ("fr", "rouge et pair 60")],  # two bets: 60 each, or 30 each?
+     ("fr", "rouge et pair 60"),  # two bets: 60 each, or 30 each?
+     ("fr", "manque, 5"), ("en", "High, 25."), ("it", "nero, 20"), ("es", "negro, 20")],
 )  # fmt: skip
 def test_a_bare_number_that_may_name_a_number_of_the_chance_is_asked(lang, text):
     """Hidden set 7: "Noir 20" may be the black 20 en plein, as a spin is called."""

@@ -371,14 +371,19 @@ class Assembler(AroundCalls):
         return True
 
     def _amount_after_pause(self, el: Nums) -> bool:
-        """ "Pair, 40", "Rouge, cent": a number off the layout after a comma, with no stake
-        said for the bets before it, is their bare amount, weighed as "pair 40" is (the
-        stake of a one-piece bet; asked for more pieces)."""
-        if len(el.numbers) != 1 or el.numbers[0] <= 36 or self.last_sep != "comma":
+        """ "Pair, 40", "Rouge, cent", "Third column, 15": a number after a comma, with no
+        stake said for the bets before it, off the layout or after an outside bet, is
+        weighed as a bare amount, as "pair 40" is (the stake of a one-piece bet whose
+        numbers it cannot name; asked otherwise)."""
+        if len(el.numbers) != 1 or self.last_sep != "comma" or not self.drafts:
             return False
-        if not self.drafts or self.drafts[-1].stake is not None:
+        before = self.drafts[-1]
+        if before.stake is not None:
             return False
-        self._bare_amount(self.drafts[-1], el)
+        outside = before.head in CHANCES | OUTSIDE | set(ORDINALS) or before.range is not None
+        if el.numbers[0] <= 36 and not outside:  # "le 17, 20": two bets, as before
+            return False
+        self._bare_amount(before, el)
         return True
 
     def _one_number_call_before(self, el: Nums) -> Draft | None:
