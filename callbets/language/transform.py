@@ -134,6 +134,9 @@ class StakeEl:
     together, never for each."""
     for_each: bool = False
     """A stake said "for N each" ("pour 60 chacun"): N a piece, or N for each call?"""
+    in_pieces: bool = False
+    """The amount is a count of the house's pieces ("un jeton chacun"): made a stake by
+    :mod:`callbets.language.assemble.regroup`, which knows their value."""
     counted: int | None = None
     """Said as a count of pieces on a bet: the value of each piece ("3 pièces sur le
     17": the house's; "3 pièces de 5 sur le 17": 5)."""
@@ -156,7 +159,7 @@ Element = (
     | AlsoEl
 )
 
-_AMOUNTS = ("NUMBER", "AMOUNT", "MONEY")
+_AMOUNTS = ("NUMBER", "AMOUNT", "MONEY", "PIECE_COUNT")
 
 
 def _amount(tokens: list[Token]) -> Token:
@@ -241,7 +244,9 @@ class ElementBuilder(Transformer[Token, Any]):
         types = {t.type for t in children}
         together = "IN_ALL" in types
         for_each = "TOTAL_PREFIX" in types and "EACH" in types
-        return StakeEl(kind, int(amount), text, start, end, together=together, for_each=for_each)
+        in_pieces = "PIECE_COUNT" in types
+        return StakeEl(kind, int(amount), text, start, end, together=together,
+                       for_each=for_each, in_pieces=in_pieces)  # fmt: skip
 
     def per_piece(self, children: list[Token]) -> StakeEl:
         return self._stake("piece", children)

@@ -4,13 +4,25 @@ position word said first is a pause before its numbers ("En plein, le 23 à 50")
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..transform import Element, LinkEl, Nums, PiecesEl, Sep, StakeEl, WordEl
 from .draft import POSITION_WORDS
 
 
 def regrouped(elements: list[Element], piece_value: int) -> list[Element]:
     """The elements with the pauses dropped and the counts said on a bet made stakes."""
-    return _counts_on(_pauses_dropped(elements), piece_value)
+    return _counts_on(_pauses_dropped(_pieces_valued(elements, piece_value)), piece_value)
+
+
+def _pieces_valued(elements: list[Element], piece_value: int) -> list[Element]:
+    """ "voisins, un jeton chacun", "due pezzi a combinazione": a count of pieces on each
+    position is that many of the house's pieces a piece."""
+    return [
+        replace(el, amount=el.amount * piece_value, in_pieces=False, counted=piece_value)
+        if isinstance(el, StakeEl) and el.in_pieces else el
+        for el in elements
+    ]  # fmt: skip
 
 
 def _counts_on(elements: list[Element], piece_value: int) -> list[Element]:
