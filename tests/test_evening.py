@@ -68,13 +68,13 @@ def test_the_last_spin_ends_the_evening_and_the_report_adds_it_up(where: Where):
     ("lang", "lines", "says"),
     [("fr", ["rouge: rouge à 10", "", "rien ne va plus", "/dernier", "0",
              "rouge: déplacer sur noir", "", "rouge: noir à 5", "/rapport"],
-      ["rouge: déplacer sur noir", "la soirée est finie", "encore en prison 10"]),
+      ["rouge: déplacer sur noir", "la soirée est finie", "rendu 5 · gardé par la banque 5"]),
      ("it", ["rosso: rosso da 10", "", "rien ne va plus", "/ultimo", "0",
              "rosso: spostare su nero", "", "rosso: nero da 5", "/rapporto"],
-      ["rosso: spostare su nero", "la serata è finita", "ancora in prigione 10"]),
+      ["rosso: spostare su nero", "la serata è finita", "reso 5 · tenuto dal banco 5"]),
      ("en", ["red: red by 10", "", "no more bets", "/last", "0", "red: move to black", "",
              "red: black by 5", "/report"],
-      ["red: move to black", "the evening is over", "still in prison 10"])],
+      ["red: move to black", "the evening is over", "handed back 5 · kept by the bank 5"])],
 )  # fmt: skip
 def test_the_console_marks_the_last_spin_moves_at_zero_and_reports(lang, lines, says):
     folder = Path(tempfile.mkdtemp())
@@ -86,3 +86,46 @@ def test_the_console_marks_the_last_spin_moves_at_zero_and_reports(lang, lines, 
         assert text in shown
     assert table.ended and table.open_bets()[0].position.kind.value == "black"
     assert "✗" not in shown.split(says[0])[0]  # nothing refused before the move
+
+
+@pytest.mark.parametrize(
+    ("house", "back", "bank"), [("venice-french", 25, 75), ("bank-keeps", 0, 100)]
+)
+def test_stakes_still_in_prison_at_the_end_come_to_what_the_house_says(
+    where: Where, tmp_path: Path, house: str, back: int, bank: int
+):
+    """Issue 42: after the last spin the report showed 'encore en prison 100' and counted
+    it in the bank's result, and the floor showed PRISON 100 on a finished table.  The
+    house says (zero.prison_at_close): Venice hands back what is still in play (100 in
+    prison twice: 25), a house that keeps it says so."""
+    table = where("closing")
+    if house == "bank-keeps":
+        profile = tmp_path / "bank-keeps.toml"
+        profile.write_text('extends = "venice-french"\nname = "bank-keeps"\n'
+                           'description = "keeps prison at closing"\n'
+                           '[zero]\nprison_at_close = "bank"\n', encoding="utf-8")  # fmt: skip
+        house = str(profile)
+
+    def t(*args: str) -> subprocess.CompletedProcess[str]:
+        proc = cb("table", "--table", table, *args)
+        assert proc.returncode == 0, proc.stderr
+        return proc
+
+    t("open", "--house", house, "--lang", "fr")
+    t("player", "bleu")
+    t("bet", "bleu", "rouge à 100")
+    t("close")
+    t("spin", "0")
+    t("close")
+    t("spin", "0", "--last")  # prison twice: a quarter of the stake still in play
+    data = json.loads(t("report", "--json").stdout)
+    assert data["prison"]["still"] == 0
+    assert data["prison"]["at_close"] == {"rule": "half" if back else "bank",
+                                          "handed_back": back, "bank": bank}  # fmt: skip
+    assert data["players"]["bleu"] == {"staked": 100, "returned": back, "net": back - 100}
+    assert data["net"] == back - 100  # the bank's result counts only what it keeps
+    text = t("report").stdout
+    assert f"rendu {back} · gardé par la banque {bank}" in text
+    assert "la moitié de ce qui reste en jeu est rendue" in text or not back
+    floor = json.loads(cb("floor", "--table", table, "--json", "--no-anchor").stdout)
+    assert [t["prison"] for t in floor["tables"]] == [0]  # nothing left in prison

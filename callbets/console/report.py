@@ -257,6 +257,11 @@ def evening(data: dict[str, Any], lang: str) -> Fragments:
                     bank=_signed(-data["net"])), "class:ok")  # fmt: skip
     prison = {k: data["prison"].get(k, 0) for k in ("imprisoned", "freed", "lost", "handed_back")}
     out += line(say(lang, "report_prison", still=data["prison"]["still"], **prison))
+    closing = data["prison"].get("at_close")
+    if closing:
+        rule = say(lang, f"report_close_{closing['rule']}")
+        out += line(say(lang, "report_prison_close", rule=rule, back=closing["handed_back"],
+                        bank=closing["bank"]))  # fmt: skip
     handed = ", ".join(f"{p} {a}" for p, a in data["handed_back"].items())
     out += line(say(lang, "report_handed", who=handed or none))
     replays = ", ".join(f"{replay_name(k, lang)} {n}" for k, n in data["replays"].items())

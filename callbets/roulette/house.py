@@ -28,6 +28,7 @@ ZeroRule = Literal["en_prison", "partage", "partage_odd_chip_prison", "player_ch
 ZeroChoice = Literal["prison", "half", "move"]
 PastMax = Literal["split", "lose"]
 OddChip = Literal["fraction", "bank", "player"]
+PrisonAtClose = Literal["half", "bank"]
 OverMax = Literal["cap_and_refund", "refuse"]
 OrphelinsDefault = Literal["cheval", "plein"]
 CompleteStyle = Literal["progressive", "flat"]
@@ -64,6 +65,10 @@ class ZeroRules:
     """Where half a stake is not a whole number of pieces: ``fraction`` (handed back as
     it is), ``bank`` (rounded down: the odd part stays with the bank) or ``player``
     (rounded up)."""
+    prison_at_close: PrisonAtClose = "half"
+    """What becomes of a stake still in prison when the evening ends: ``half`` (the value
+    still in play handed back, ½, ¼, … of the stake, as a split at a zero) or ``bank``
+    (the bank keeps it)."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +242,7 @@ def house_from_dict(data: dict[str, Any], source: str = "<dict>") -> House:
         (house.zero.default_choice in house.zero.choices, "zero.default_choice"),
         (house.zero.past_max in get_args(PastMax), "zero.past_max"),
         (house.zero.odd_chip in get_args(OddChip), "zero.odd_chip"),
+        (house.zero.prison_at_close in get_args(PrisonAtClose), "zero.prison_at_close"),
         (house.limits.over_max in get_args(OverMax), "limits.over_max"),
         (house.pour_le_tout_remainder in get_args(Remainder), "payout.pour_le_tout_remainder"),
     ]
@@ -255,6 +261,7 @@ def _zero_rules(data: dict[str, Any], source: str) -> ZeroRules:
         choices=frozenset(_get(data, "zero.choices", list, source, str)),
         last_spin_forced_refund=_get(data, "zero.last_spin_forced_refund", bool, source),
         odd_chip=_optional(data, "zero.odd_chip", str, "fraction", source),
+        prison_at_close=_optional(data, "zero.prison_at_close", str, "half", source),
     )
 
 
@@ -342,6 +349,17 @@ def house_from_text(text: str, source: str = "<text>") -> House:
     :raises HouseError: not TOML, nested too deeply, or not a valid profile.
     """
     return house_from_dict(_inherited(_toml(text, source), source, (source,)), source)
+
+
+def house_profile(name_or_path: str) -> dict[str, Any]:
+    """The whole profile of a shipped house or a profile file, with what it ``extends``
+    written in: what a table keeps, so that it reads the same whatever becomes of the
+    files it came from.
+
+    :raises HouseError: no such house, or the file is unreadable or not TOML.
+    """
+    return _inherited(_toml(house_file_text(name_or_path), name_or_path), name_or_path,
+                      (name_or_path,))  # fmt: skip
 
 
 MAX_EXTENDS = 8

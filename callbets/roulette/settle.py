@@ -190,6 +190,15 @@ def _half(bet: Bet, level: int, house: House) -> Outcome:
     return Outcome(bet, "shared", Fraction(0), value)
 
 
+def at_close(bet: Bet, house: House) -> Outcome:
+    """What a stake still in prison when the evening ends comes to, as the house says
+    (``zero.prison_at_close``): the value still in play handed back (``half``: ½, ¼, …
+    of the stake, the odd part as ``zero.odd_chip`` says), or kept by the bank."""
+    if house.zero.prison_at_close == "half":
+        return _half(bet, bet.prison, house)
+    return Outcome(bet, "lost", Fraction(0), Fraction(0))
+
+
 def _on_zero(bet: Bet, house: House, choice: str, last_spin: bool, room: int | None) -> Outcome:
     """A simple chance caught by a zero; a free stake over the maximum (Venice) is capped
     first and its excess handed back: only the capped stake is halved or imprisoned."""

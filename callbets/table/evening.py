@@ -2,7 +2,9 @@
 
 Spins played; staked (each stake once, when placed: not again while it waits in prison),
 returned and net per player and for the table; what went to prison
-and what became of it (freed, lost, handed back, still there); stakes over the maximum
+and what became of it (freed, lost, handed back, still there; once the evening has ended,
+what is still there comes to what the house says, ``zero.prison_at_close``, and is
+counted so: handed back to its player, or kept by the bank); stakes over the maximum
 handed back; replays; the croupiers who acted; and whether the audit verifies, with its
 head to keep.  Every figure is read from the table's settled rounds (each settled again
 by the settlement code, as ``verify`` does) and its audit log; nothing is written.
@@ -15,7 +17,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 from typing import Any
 
-from ..roulette.settle import Outcome
+from ..roulette.settle import Outcome, at_close
 from .core import money
 from .table import Table
 
@@ -40,6 +42,9 @@ def evening(table: Table, audit: dict[str, Any] | None = None) -> dict[str, Any]
             if outcome.excess:
                 handed[outcome.bet.player] += outcome.excess
     still = sum(b.amount for b in table.open_bets() if b.prison)
+    closing = _at_close(table, players) if table.ended else None
+    if closing is not None:
+        still = 0
     if audit is None:
         verified = table.verify()
         audit = {"verifies": verified.ok, "rows": verified.chain.rows, "head": str(table.head())}
@@ -60,12 +65,33 @@ def evening(table: Table, audit: dict[str, Any] | None = None) -> dict[str, Any]
         "staked": money(sum((p["staked"] for p in players.values()), Fraction(0))),
         "returned": money(sum((p["returned"] for p in players.values()), Fraction(0))),
         "net": money(sum((p["returned"] - p["staked"] for p in players.values()), Fraction(0))),
-        "prison": {**{k: money(v) for k, v in sorted(prison.items())}, "still": still},
+        "prison": {
+            **{k: money(v) for k, v in sorted(prison.items())},
+            "still": still,
+            **({"at_close": closing} if closing is not None else {}),
+        },
         "handed_back": {name: money(v) for name, v in sorted(handed.items())},
         "replays": dict(sorted(_replays(table).items())),
         "croupiers": _croupiers(table),
         "audit": audit,
     }
+
+
+def _at_close(table: Table, players: dict[str, dict[str, Fraction]]) -> dict[str, Any] | None:
+    """The stakes still in prison at the end of the evening, come to what the house says:
+    each player's share added to what was returned; what the bank keeps (None: there were
+    none)."""
+    imprisoned = [bet for bet in table.open_bets() if bet.prison]
+    if not imprisoned:
+        return None
+    back = Fraction(0)
+    for bet in imprisoned:
+        outcome = at_close(bet, table.house)
+        players[bet.player]["returned"] += outcome.returned
+        back += outcome.returned
+    kept = sum((Fraction(bet.amount) for bet in imprisoned), Fraction(0)) - back
+    return {"rule": table.house.zero.prison_at_close, "handed_back": money(back),
+            "bank": money(kept)}  # fmt: skip
 
 
 def _money(amounts: dict[str, Fraction]) -> dict[str, int | float]:

@@ -157,7 +157,9 @@ def shown_round(table: Table) -> int:
 
 def _read(table: Table, large_win: int, watch: Watch) -> TableView:
     """What the floor shows of a table, from a few short queries: the bets are summed by
-    the database, never read one by one (a busy round holds hundreds)."""
+    the database, never read one by one (a busy round holds hundreds).  Once the evening
+    has ended nothing is in prison: what was there came to what the house says at closing
+    (the report says how)."""
     stakes = table.open_stakes()
     last = table.store.rows(
         "SELECT number FROM spins WHERE table_id = :t ORDER BY round DESC LIMIT :n",
@@ -167,7 +169,7 @@ def _read(table: Table, large_win: int, watch: Watch) -> TableView:
         redacted(table.name), redacted(table.location), table.house.name, _croupier(table),
         shown_round(table), table.betting, len(table.players()),
         sum(amount for _, amount, prison in stakes if not prison),
-        sum(amount for _, amount, prison in stakes if prison),
+        0 if table.ended else sum(amount for _, amount, prison in stakes if prison),
         [int(n) for (n,) in last], len(table.pending()),
     )  # fmt: skip
     found.flags = [*_at_maximum(table, stakes), *_large_wins(table, large_win),

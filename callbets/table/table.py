@@ -20,14 +20,13 @@ and creates tables and reads their state, audit and books.
 from __future__ import annotations
 
 import json
-import tomllib
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import TableError
 from ..messages import said
-from ..roulette.house import find_house, house_file_text
+from ..roulette.house import find_house, house_profile
 from .books import Verification, verify
 from .chain import Head, audit_key, check_head, head_of, key_check
 from .core import data_folder, default_path, make_data_folder, money, terminal, timestamp
@@ -62,7 +61,7 @@ class Table(Replaying):
         house = find_house(house_name)
         if house.require_croupier and not (croupier or "").strip():
             raise TableError(said("croupier_required", house=house.name))
-        profile = tomllib.loads(house_file_text(house_name))
+        profile = house_profile(house_name)  # what it extends written in
         if isinstance(location, Path) and location.parent == data_folder():
             make_data_folder()  # callbets' own folder is made on first use (owner-only)
         store = create_store(location)
