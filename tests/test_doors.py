@@ -321,7 +321,7 @@ def test_one_damaged_table_does_not_blank_the_floor(where: Where, how: str) -> N
             t.bet("rouge", "rouge à 5")
     damage(bad, DAMAGE[how])
     dead = "postgresql://pit@127.0.0.1:1/casino"
-    proc = cb("floor", "--table", good, "--table", bad, "--table", dead, "--json")
+    proc = cb("floor", "--table", good, "--table", bad, "--table", dead, "--json", "--lang", "en")
     assert proc.returncode == 0, proc.stderr
     good_view, bad_view, dead_view = json.loads(proc.stdout)["tables"]
     assert not good_view["error"] and good_view["staked"] == 5
@@ -332,7 +332,7 @@ def test_one_damaged_table_does_not_blank_the_floor(where: Where, how: str) -> N
         assert bad_view["flags"][0] == "round 1: its settlement cannot be read"
     else:
         assert bad_view["error"] and "\n" not in bad_view["error"], bad_view
-    screen = cb("floor", "--table", good, "--table", bad, "--table", dead, "--once")
+    screen = cb("floor", "--table", good, "--table", bad, "--table", dead, "--once", "--lang", "en")
     assert screen.returncode == 1 and "Traceback" not in screen.stderr.decode()
     unreadable = 1 + (how != "orphan" and not how.startswith("report"))
     assert screen.stdout.decode().count("! cannot be read") == unreadable

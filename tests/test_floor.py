@@ -91,7 +91,7 @@ def test_the_flags_a_pit_boss_must_see(postgres_server: str):
     data = json.loads(cb("floor", "--table", db, "--json", "--no-anchor").stdout)
     assert [t["table"] for t in data["tables"]] == ["busy", "quiet"]
     assert data["staked"] == 40 and data["flags"] == 4
-    screen = cb("floor", "--table", db, "--once").stdout
+    screen = cb("floor", "--table", db, "--once", "--lang", "en").stdout
     assert "busy" in screen and "! at the maximum: straight 17" in screen
     assert "AUDIT CHAIN BROKEN" in screen
 
@@ -100,7 +100,8 @@ def test_a_table_that_cannot_be_read_is_shown_not_fatal(tmp_path):
     good = tmp_path / "good.sqlite"
     Table.create(good, "france", "fr").close_file()
     (tmp_path / "junk.sqlite").write_bytes(b"junk" * 100)
-    proc = cb("floor", "--table", str(good), "--table", str(tmp_path / "junk.sqlite"), "--once")
+    junk = str(tmp_path / "junk.sqlite")
+    proc = cb("floor", "--table", str(good), "--table", junk, "--once", "--lang", "en")
     assert proc.returncode == 1 and "good.sqlite" in proc.stdout
     junk = next(line for line in proc.stdout.splitlines() if line.startswith("junk.sqlite "))
     assert "! cannot be read" in junk and "Traceback" not in proc.stderr
@@ -163,3 +164,12 @@ def test_the_italian_floor_says_colpo_as_the_table_does():
     columns = say_in("it", "floor_columns").split("|")
     assert "COLPO" in columns and "GIRO" not in columns
     assert "colpo 3" in say_in("it", "floor_large_win", player="rosso", net=100, round=3)
+
+
+def test_the_floor_speaks_french_unless_told_as_a_table_does(tmp_path):
+    """Issue 42: `table open` defaults to French and the floor to English, so a French
+    evening's floor spoke English.  Both default to French; --lang says otherwise."""
+    table = str(tmp_path / "t.sqlite")
+    assert cb("table", "--table", table, "open").returncode == 0
+    assert "ouvertes au jeu" in cb("floor", "--table", table, "--once").stdout
+    assert "open for bets" in cb("floor", "--table", table, "--once", "--lang", "en").stdout

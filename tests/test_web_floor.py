@@ -281,7 +281,7 @@ def test_listening_on_every_address_without_a_token_is_warned(floor: Path):
     port = str(free_port())
     lines = first_lines(serve("--host", "0.0.0.0", "--port", port, "--table", str(floor),
                               env={"CALLBETS_FLOOR_TOKEN": TOKEN}), 1)  # fmt: skip
-    assert lines == [say_in("en", "web_serving", host="0.0.0.0", port=port)]
+    assert lines == [say_in("fr", "web_serving", host="0.0.0.0", port=port)]
 
 
 def test_without_the_extra_it_says_what_to_install(floor: Path):

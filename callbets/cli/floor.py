@@ -214,6 +214,6 @@ def add_commands(sub: Any) -> None:
         "method, path, status), appended to FILE, owner-only (default: %(default)s; "
         "'-': standard error)",
     )  # fmt: skip
-    p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="en",
-                   help="the floor's language (default: en)")  # fmt: skip
+    p.add_argument("--lang", type=lang_code, choices=LANGUAGES, default="fr",
+                   help="the floor's language (default: fr, as a table's)")  # fmt: skip
     p.set_defaults(run=cmd_floor)
