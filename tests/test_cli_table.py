@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -229,3 +230,34 @@ def test_a_command_line_refusal_names_the_command_not_the_consoles(
     assert still_open.returncode == 1 and "callbets table close" in still_open.stderr
     session = Session(Table.open(table))
     assert console_word in "".join(text for _, text in session.handle("jaune: 17"))
+
+
+def test_usage_errors_and_the_tables_own_refusals_speak_its_language(tmp_path):
+    """Issue 42: argparse's errors, "no table at …", the backup and the lock messages were
+    English at every table.  A usage error is said in --lang's language, else in the
+    language of the table --table names; the table's refusals in its language."""
+    italian, french = str(tmp_path / "it.sqlite"), str(tmp_path / "fr.sqlite")
+    for table, lang in ((italian, "it"), (french, "fr")):
+        assert cb("table", "--table", table, "open", "--lang", lang).returncode == 0
+    missing = cb("table", "--table", italian, "bet")
+    assert missing.returncode == 2
+    assert "uso: callbets table bet" in missing.stderr
+    assert "errore: mancano: player, ANNOUNCEMENT" in missing.stderr
+    wrong = cb("table", "--table", french, "show", "--bogus")
+    assert wrong.returncode == 2 and "erreur: arguments en trop : --bogus" in wrong.stderr
+    spanish = cb("parse", "--lang", "es", "tercio a 5", "--bogus")
+    assert spanish.returncode == 2 and "argumentos de más: --bogus" in spanish.stderr
+    unknown = cb("table", "--table", str(tmp_path / "none.sqlite"), "bet")
+    assert unknown.returncode == 2 and "the following arguments are required" in unknown.stderr
+    backup = cb("table", "--table", italian, "backup", italian)
+    assert backup.returncode == 1
+    assert "esiste: un backup non sovrascrive mai un file" in backup.stderr
+    held = sqlite3.connect(french, timeout=0)
+    held.execute("BEGIN IMMEDIATE")  # another program writing
+    try:
+        locked = cb("table", "--table", french, "player", "rouge")
+    finally:
+        held.rollback()
+        held.close()
+    assert locked.returncode == 1
+    assert "est utilisée par un autre programme (la base est verrouillée)" in locked.stderr

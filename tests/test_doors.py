@@ -19,12 +19,18 @@ from urllib.parse import urlsplit
 import pytest
 
 from callbets.errors import OutcomeUnknown
+from callbets.language.grammar import LANGUAGES
+from callbets.messages import say_in
 from callbets.table import Table
 
 from .conftest import ROOT, Where
 
 BIG = str(2**63)
 SECRET = "s3cr3t-Pa55"
+
+
+USAGE = tuple(say_in(lang, "usage_word") for lang in LANGUAGES)
+"""argparse's usage line begins so, in each language."""
 
 
 def cb(*args: str, log: Path | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -37,7 +43,7 @@ def one_line(proc: subprocess.CompletedProcess[bytes]) -> str:
     """The one line said on stderr (argparse's usage before it aside); nothing raw."""
     err = proc.stderr.decode("utf-8")
     assert "Traceback" not in err and "unexpected error" not in err, err
-    lines = [ln for ln in err.strip().splitlines() if not ln.startswith((" ", "usage:"))]
+    lines = [ln for ln in err.strip().splitlines() if not ln.startswith((" ", *USAGE))]
     assert len(lines) == 1, err
     raw(proc)
     return lines[0]

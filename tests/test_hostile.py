@@ -14,10 +14,15 @@ import pytest
 
 from callbets import AnnouncementError, StakeError, find_house, parse
 from callbets.errors import HouseError, TableError
+from callbets.language.grammar import LANGUAGES
+from callbets.messages import say_in
 from callbets.regress.runner import ManifestError, load_suite
 from callbets.speech import SpeechUnavailable
 from callbets.speech.audio import read_wav
 from callbets.table import Table
+
+USAGE = tuple(say_in(lang, "usage_word") for lang in LANGUAGES)
+"""argparse's usage line begins so, in each language."""
 
 
 def cb(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -29,7 +34,7 @@ def cb(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[by
 def no_traceback(proc: subprocess.CompletedProcess[bytes]) -> str:
     err = proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err and "Error:" not in err.replace("callbets:", ""), err
-    lines = [ln for ln in err.strip().splitlines() if not ln.startswith((" ", "usage:"))]
+    lines = [ln for ln in err.strip().splitlines() if not ln.startswith((" ", *USAGE))]
     assert len(lines) <= 1, err  # one line (argparse adds its usage before it)
     return err
 

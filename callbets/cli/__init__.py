@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ..errors import HouseError
-from ..messages import shown
+from ..messages import say_in, shown
 from .options import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, complain, run_guarded
+from .usage import said_usage, usage_language
 
 log = logging.getLogger("callbets")
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -82,10 +83,19 @@ class _Parser(argparse.ArgumentParser):
     saying a usage error with passwords hidden and control characters as codes: argparse
     quotes the words it could not use."""
 
+    words: Sequence[str] = ()
+    """The words being parsed (set by :func:`main`): the language of an error is read
+    from them (``--lang``, the table of ``--table``)."""
+
     def error(self, message: str) -> NoReturn:
-        """Usage and the error, exit 2 (as argparse does)."""
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown(message)}\n")
+        """Usage and the error, exit 2 (as argparse does), in the user's language."""
+        from .table import table_language  # start-up time: tables load on an error only
+
+        lang = usage_language(_Parser.words, table_language)
+        usage = self.format_usage().replace("usage:", say_in(lang, "usage_word"), 1)
+        said = shown(said_usage(message, lang))
+        self._print_message(usage, sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: {say_in(lang, 'usage_error')}: {said}\n")
 
 
 class _Version(argparse.Action):
@@ -141,6 +151,7 @@ def setup_logging(path: str | None, verbose: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``callbets``; returns the exit code."""
     words = sys.argv[1:] if argv is None else argv
+    _Parser.words = words
     args = build_parser(command_word(words)).parse_args(words)
     try:
         setup_logging(args.log, args.verbose)

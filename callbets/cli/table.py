@@ -57,6 +57,17 @@ READING = frozenset({"show", "audit", "verify", "backup", "report"})
 """Table actions that only read: the file is opened read-only."""
 
 
+def table_language(location: str) -> str | None:
+    """The language of the table at ``location``, or None when it cannot be read (to say
+    an error that came before the table was open in the table's words)."""
+    try:
+        found = Table.open(location_of(location, default_path()), write=False, checked=False)
+        with found as table:
+            return table.lang
+    except (CallbetsError, OSError, ValueError):
+        return None
+
+
 def _open(args: argparse.Namespace) -> Table:
     table = Table.open(_table_path(args), write=args.action not in READING)
     return table.as_croupier(args.croupier)
@@ -78,7 +89,12 @@ def cmd_table(args: argparse.Namespace) -> int:
         echo(say_in(table.lang, "cli_opened", location=table.location, house=table.house.name,
                     lang=table.lang))  # fmt: skip
         return EXIT_OK
-    table = _open(args)
+    try:
+        table = _open(args)
+    except CallbetsError as err:  # locked, an earlier version…: in its words if it is read
+        lang = table_language(str(_table_path(args))) or "en"
+        complain(message_in(err, lang, "cli"))
+        return EXIT_USAGE if isinstance(err, InputError) else EXIT_REFUSED
     try:
         return _act(table, args)
     except OutcomeUnknown as err:  # the commit may or may not have reached the database

@@ -174,8 +174,7 @@ def db_error(label: str, err: Exception) -> TableError:
     psycopg = _driver()
     text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
     if isinstance(err, psycopg.errors.LockNotAvailable):
-        return TableError(f"{label} is in use by another terminal (the table stayed locked "
-                          f"over {LOCK_WAIT_S} s): try again")  # fmt: skip
+        return TableError(said("table_locked_terminal", location=label, seconds=LOCK_WAIT_S))
     if isinstance(err, psycopg.errors.ReadOnlySqlTransaction):
         return TableError(f"{label} was opened read-only")
     if isinstance(err, psycopg.errors.UndefinedTable):
@@ -287,10 +286,7 @@ class PostgresStore(Store):
 
     def backup(self, target: Path) -> None:
         """Not here: a PostgreSQL database is copied with its own tools."""
-        raise TableError(
-            f"{self.label} lives in PostgreSQL: back the database up with pg_dump "
-            "(or the casino's PostgreSQL backups), which keeps every table consistent"
-        )
+        raise TableError(said("backup_postgres", location=self.label))
 
     def close(self) -> None:
         """Close the connection (one its thread keeps open is only let go of)."""
@@ -421,7 +417,7 @@ def open_postgres(url: str, write: bool, kept: bool = False) -> PostgresStore:
     store = _kept_store(url) if kept and not write else _checked(url, write)
     if store.value("SELECT value FROM meta WHERE table_id = :t AND key = 'format'") is None:
         store.close()
-        raise TableError(f"no table at {store.label}: open one with 'callbets table open'")
+        raise TableError(said("no_table_at", location=store.label))
     return store
 
 

@@ -126,7 +126,7 @@ def db_error(path: Path, err: sqlite3.Error) -> TableError:
     """A croupier's words for an SQLite error."""
     text = str(err)
     if "locked" in text or "busy" in text:
-        return TableError(f"{path} is in use by another program (the database is locked)")
+        return TableError(said("table_locked_file", location=path))
     if "readonly" in text or "read-only" in text:
         return TableError(f"{path} cannot be written (read-only file or folder)")
     if any(k in text for k in ("not a database", "malformed", "encrypted", "no such table")):
@@ -205,7 +205,7 @@ class SqliteStore(Store):
     def backup(self, target: Path) -> None:
         """SQLite's online backup: unlike a plain copy of the file, it includes what is
         still in the write-ahead log."""
-        new_private_file(target, f"{target} exists: a backup never overwrites a file")
+        new_private_file(target, said("backup_exists", file=target))
         copy = sqlite3.connect(target)
         try:
             self.db.backup(copy)
@@ -285,7 +285,7 @@ def _checked(path: Path, quick: bool = True) -> tuple[sqlite3.Connection, int]:
     if not path.is_file():
         if path.exists():  # a folder, a device, a pipe: bad input, not a missing table
             raise LocationError(said("table_not_a_file", path=path))
-        raise TableError(f"no table at {path}: open one with 'callbets table open'")
+        raise TableError(said("no_table_at", location=path))
     with open(path, "rb") as f:
         if f.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
             raise TableError(f"{path} is not a callbets table")
