@@ -32,6 +32,7 @@ from callbets.language.readback import reading_line, replay_name
 from callbets.language.talk import TableTalk, table_talk
 from callbets.roulette.house import find_house
 from callbets.table import Table
+from callbets.table.evening import evening as evening_data
 
 from .conftest import Where
 
@@ -76,8 +77,8 @@ def test_a_whole_evening(table_file: str) -> None:
         + "bleu: tiers à 1" + ENTER  # too late
         + "0" + ENTER  # zero catches bleu's noir: the players may choose first
         + "bleu: en prison" + ENTER + ENTER
-        + "bleu: à refaire" + ENTER
-        + "rouge: à refaire" + ENTER
+        + "bleu: à refaire" + ENTER + ENTER  # read back, then Enter
+        + "rouge: à refaire" + ENTER + ENTER
         + QUIT,
     )  # fmt: skip
     # readback with every chip, then the confirmation
@@ -135,7 +136,7 @@ def test_a_whole_evening(table_file: str) -> None:
     table.export_audit(audit)
     events = [line.split('"event": "')[1].split('"')[0] for line in audit.getvalue().splitlines()]
     assert events.count("spin") == 2 and events.count("replay") == 2
-    assert events.count("confirm") == 4 and events.count("cancel") == 1
+    assert events.count("confirm") == 6 and events.count("cancel") == 1  # 2 replays
     assert events.count("undo") == 1 and events.count("refused") == 1
 
 
@@ -247,7 +248,28 @@ def test_several_winning_bets_ask_which_to_replay(session: Session) -> None:
     assert "1. voisins du zéro, 9 pièces à 1 = 9" in asked
     assert "2. plein 26, 1 pièce à 1 = 1" in asked
     assert "à refaire plein 26, 1 pièce à 1 = 1" in say(session, "à refaire 2")
+    assert "✓ rouge : plein 26, 1 pièce à 1 = 1 posé" in say(session, "")
     assert "a déjà été rejouée" in say(session, "à refaire 2")
+
+
+def test_a_replay_is_read_back_and_undoing_it_says_what_goes_back(session: Session) -> None:
+    """Issue 42: a replay went on the layout without the Enter/Esc readback every other
+    line gets; undoing it said nothing of the chips going back to the player, and the
+    evening's report still counted it."""
+    bet_and_spin(session, "rouge: voisins à 1", 26)
+    read = say(session, "à refaire")
+    assert "à refaire voisins du zéro, 9 pièces à 1 = 9" in read
+    assert "Entrée pour confirmer, Échap pour abandonner" in read
+    assert session.table.state()["staked"] == 0  # nothing placed yet
+    assert "abandonné" in plain(session.cancel())  # Esc: dropped, and may be played again
+    say(session, "à refaire")
+    assert "posé" in say(session, "")
+    assert session.table.state()["staked"] == 9
+    undone = say(session, "/reprendre")
+    back = "↶ repris : rouge : à refaire voisins du zéro, 9 pièces à 1 = 9 ; 9 rendus à rouge"
+    assert back in undone
+    assert session.table.state()["staked"] == 0
+    assert evening_data(session.table)["replays"] == {}
 
 
 def test_pour_le_tout_is_only_for_the_houses_calls(session: Session) -> None:
@@ -514,6 +536,7 @@ def test_the_table_talk_of_each_language(tmp_path: Path, lang: str) -> None:
     assert title in say(s, number)
     done = say(s, f"rosso: {replay}")
     assert all(text in done for text in replayed), done
+    assert "rosso" in say(s, "")  # Enter: placed
 
 
 def test_a_zero_lets_players_take_half_back(session: Session) -> None:

@@ -388,8 +388,11 @@ class Session:
             )
         chosen = won[(which or 1) - 1]
         aid, _, index = chosen.group.partition(".")
-        done = self.table.replay(int(aid), kind, int(index))
-        return report.replay(player, done, self.lang, self.table.house)
+        new_id, done = self.table.replay_pending(int(aid), kind, int(index))
+        self.changed()
+        self.pending = Pending(new_id, player, f"{name} {self._call_label(chosen)}")
+        read = report.replay(player, done, self.lang, self.table.house)  # read back, waiting
+        return read + line(say(self.lang, "enter_or_esc"), "class:dim")
 
     def _call_label(self, c: CallResult) -> str:
         aid, _, index = c.group.partition(".")
@@ -416,6 +419,11 @@ class Session:
         if name == "undo":
             aid = t.undo()
             player, a = t.announcement(aid)
+            replayed = t.replay_kind(aid)
+            if replayed is not None:  # the chips it placed go back to the player
+                said = say(self.lang, "undone_replay", player=player, calls=self._calls(a),
+                           name=replay_name(replayed, self.lang), amount=a.total)  # fmt: skip
+                return line(said, "class:ok")
             return line(say(self.lang, "undone", player=player, calls=self._calls(a)), "class:ok")
         if name == "clear":
             player = args[0] if args else self._whose(None)

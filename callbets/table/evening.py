@@ -119,9 +119,15 @@ def _prison(outcome: Outcome, prison: Counter[str]) -> None:
 
 
 def _replays(table: Table) -> Counter[str]:
-    """Replays by kind (refaire, completer, tout), from the audit."""
+    """Replays played, by kind (refaire, completer, tout), from the audit: one dropped at
+    its readback or undone is not counted."""
     rows = table.store.rows("SELECT payload FROM audit WHERE table_id = :t AND kind = 'replay'")
-    return Counter(str(_payload(p).get("replay", "?")) for (p,) in rows)
+    played = {int(aid) for (aid,) in table.store.rows(
+        "SELECT id FROM announcements WHERE table_id = :t AND status = 'confirmed'"
+        " AND origin LIKE :replays", replays="replay:%")}  # fmt: skip
+    events = [_payload(p) for (p,) in rows]
+    kept = [e for e in events if e.get("new_announcement", -1) in played]
+    return Counter(str(e.get("replay", "?")) for e in kept)
 
 
 def _croupiers(table: Table) -> list[str]:

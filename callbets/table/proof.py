@@ -206,7 +206,11 @@ def _settlement(table: Rebuilt, event: dict[str, Any]) -> Mismatch | None:
 
 
 def _replayed(table: Rebuilt, event: dict[str, Any]) -> Mismatch | None:
-    done = table.replay(int(event["announcement"]), str(event["replay"]), int(event["call"]))
+    aid, kind, call = int(event["announcement"]), str(event["replay"]), int(event["call"])
+    if event.get("pending"):  # read back in the console, confirmed or dropped after
+        done = table.replay_pending(aid, kind, call)[1]
+    else:
+        done = table.replay(aid, kind, call)
     return _expect("placed", event.get("placed"), done.placed.notation())
 
 

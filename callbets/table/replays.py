@@ -24,15 +24,28 @@ class Replaying(Spinning):
         :raises TableError: betting is closed, no such call, or it was already replayed.
         :raises ReplayError: the bet did not win, or the replay is not allowed.
         """
+        return self._replay(aid, kind, call_index, "confirmed")[1]
+
+    def replay_pending(self, aid: int, kind: str, call_index: int = 0) -> tuple[int, Replay]:
+        """A replay read back and waiting, as an announcement is: :meth:`confirm` puts it
+        on the layout, :meth:`cancel` drops it.  Returns its announcement's id and what it
+        would place.
+
+        :raises TableError, ReplayError: as :meth:`replay`.
+        """
+        return self._replay(aid, kind, call_index, "pending")
+
+    def _replay(self, aid: int, kind: str, call_index: int, status: str) -> tuple[int, Replay]:
         with self._transaction():
             self._need_open()
             last = self.round - 1
             origin = f"replay:{aid}.{call_index}:{kind}"
             player, announcement = self.announcement(aid)
             if self.store.one(
-                "SELECT 1 FROM announcements WHERE table_id = :t AND origin LIKE :origin",
+                "SELECT 1 FROM announcements WHERE table_id = :t AND origin LIKE :origin"
+                " AND status NOT IN ('cancelled', 'undone')",
                 origin=f"replay:{aid}.{call_index}:%",
-            ):  # fmt: skip
+            ):  # fmt: skip  (a replay dropped or undone may be replayed again)
                 raise TableError(said("replayed_already", id=aid))
             calls = announcement.calls
             if not 0 <= call_index < len(calls):
@@ -41,15 +54,24 @@ class Replaying(Spinning):
             done = replay(kind, calls[call_index], result, self.house, self.on_layout())
             new = Announcement(done.placed.notation(), (done.placed,))
             warnings = check_limits(new, self.house, self.on_layout())
-            new_id = self._insert_announcement(
-                player, new.notation(), None, new, "confirmed", origin
-            )
+            new_id = self._insert_announcement(player, new.notation(), None, new, status, origin)
+            waiting = {"pending": True} if status == "pending" else {}
             self._audit(
                 "replay", announcement=aid, call=call_index, replay=kind, new_announcement=new_id,
                 placed=done.placed.notation(), left_in_place=done.left_in_place,
                 from_win=money(done.from_win), handed=money(done.handed), warnings=warnings,
+                **waiting,
             )  # fmt: skip
-        return done
+        return new_id, done
+
+    def replay_kind(self, aid: int) -> str | None:
+        """The replay an announcement is (``refaire``, ``completer``, ``tout``), or None."""
+        origin = self.store.value(
+            "SELECT origin FROM announcements WHERE table_id = :t AND id = :aid", aid=aid
+        )
+        if not isinstance(origin, str) or not origin.startswith("replay:"):
+            return None
+        return origin.rpartition(":")[2]
 
     def _call_result(self, round_no: int, aid: int, call_index: int) -> CallResult:
         row = self._spin_row(round_no)
