@@ -4,6 +4,7 @@ are made from callbets itself, and the README stays a front page that links into
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -59,3 +60,24 @@ def test_the_readme_is_a_front_page_whose_links_lead_somewhere():
     assert ". .venv/bin/activate" in text  # bare `callbets …` works only once activated
     for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
         assert (ROOT / target).exists(), target
+
+
+def test_the_figures_the_regress_guide_quotes_are_what_regress_prints():
+    """Issue 42: the audio suites' figures were typed once and went stale (suite-en said
+    2 exact / 42 asked where regress gave 0 / 44).  Each `callbets regress` of the guide's
+    transcript is run and the lines it shows (up to "...") must be what it prints."""
+    page = (ROOT / "docs" / "guides" / "regress.md").read_text(encoding="utf-8")
+    block = page.split("```console\n", 1)[1].split("```", 1)[0]
+    runs: list[tuple[str, list[str]]] = []
+    for text in block.splitlines():
+        if text.startswith("$ "):
+            runs.append((text[2:], []))
+        elif text.strip() != "...":
+            runs[-1][1].append(text)
+    assert len(runs) == 3
+    for command, shown in runs:
+        words = shlex.split(command)
+        assert words[0] == "callbets"
+        printed = subprocess.run([sys.executable, "-m", "callbets", *words[1:]], cwd=ROOT,
+                                 capture_output=True, text=True, timeout=300).stdout  # fmt: skip
+        assert printed.splitlines()[: len(shown)] == shown, command
