@@ -15,6 +15,8 @@ corrects.  The rules are the same in every language and never guess:
 * a **bet** (a bet word, with its numbers and stake) replaces what was said before, when
   that was one call with nothing joined to it, and carries its own stake or none was
   said;
+* an "of" said again before the numbers ("finales del 3, perdón, del 8") is the one said
+  before them;
 * a correction at the start corrects nothing and is dropped ("Pardon, les voisins à 5");
   one with nothing after it, or that none of the rules places, is asked: "say the whole
   bet again".
@@ -59,6 +61,8 @@ def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[To
         return tuple(after)
     if not after:
         raise AmbiguousError(said("correction_nothing", word=marker.text), [], column=marker.start)
+    if after[0].type == "OF" and _number_group(after[1:]) and _of_before_numbers(before):
+        after = after[1:]  # "finales del 3, perdón, del 8": the same "of" said again
     stake = _stake_at_end(before)
     if _stake_length(after):
         if stake is None:
@@ -100,6 +104,12 @@ def _numbers(
         return (*before[:amount], new[0]._replace(type=before[amount].type),
                 *before[amount + 1 :], *after[group:])  # fmt: skip
     raise _unclear(marker)
+
+
+def _of_before_numbers(before: Sequence[Tok]) -> bool:
+    """Whether the last numbers said were said after an "of" ("finales del 3")."""
+    position = _last_group(before)
+    return position is not None and position[0] > 0 and before[position[0] - 1].type == "OF"
 
 
 def _count(toks: Sequence[Tok]) -> int:
