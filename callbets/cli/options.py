@@ -17,6 +17,7 @@ from ..language.parse import number_said, parse
 from ..language.unit import IncompleteLanguage, check_language
 from ..messages import message_in, say_in, shown
 from ..roulette.house import DEFAULT_HOUSE, House
+from .usage import refused
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 """Exit codes of every command: done, refused, bad input or usage, unforeseen error."""
@@ -56,9 +57,7 @@ def text_argument(value: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise argparse.ArgumentTypeError(
-            f"{value.encode('utf-8', 'surrogateescape')!r} is not UTF-8 text"
-        ) from None
+        raise refused("arg_not_utf8", text=repr(value.encode("utf-8", "surrogateescape"))) from None
     return value
 
 
@@ -71,7 +70,7 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
         except ValueError:
             number = low - 1
         if not low <= number <= high:
-            raise argparse.ArgumentTypeError(f"'{value[:40]}': a whole number from {low} to {high}")
+            raise refused("arg_whole_number", value=value[:40], low=low, high=high)
         return number
 
     return read
@@ -93,7 +92,7 @@ def winning_number(value: str) -> int:
         else next((n for n in heard if n is not None), None)
     )
     if number is None or not 0 <= number <= 36:
-        raise argparse.ArgumentTypeError(f"'{value[:40]}': the winning number, from 0 to 36")
+        raise refused("arg_winning_number", value=value[:40])
     return number
 
 
@@ -104,7 +103,7 @@ def ratio(value: str) -> float:
     except ValueError:
         number = -1.0
     if not 0.0 <= number <= 1.0:
-        raise argparse.ArgumentTypeError(f"'{value}': a ratio from 0 to 1, e.g. 0.95")
+        raise refused("arg_ratio", value=value[:40])
     return number
 
 

@@ -46,6 +46,7 @@ from .options import (
     winning_number,
     zero_choice_in,
 )
+from .usage import refused
 
 
 # ---- callbets table ---------------------------------------------------------------
@@ -480,7 +481,7 @@ def _head(value: str) -> Head:
     try:
         return Head.parse(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(say_in("en", "head_bad", text=value)) from None
+        raise refused("head_bad", text=value) from None
 
 
 def _choice(value: str) -> tuple[str, str]:
@@ -489,10 +490,7 @@ def _choice(value: str) -> tuple[str, str]:
     who, sep, choice = value.partition("=")
     number = who.strip().isdecimal()
     if not (sep and who.strip() and choice.strip()) or (number and int(who) > MAX_ID):
-        raise argparse.ArgumentTypeError(
-            f"'{value[:60]}': write it PLAYER=CHOICE or BET=CHOICE (a bet's number from 1 "
-            f"to {MAX_ID}), e.g. bleu=à partager, bleu=déplacer sur noir, 12=prison"
-        )
+        raise refused("arg_zero_choice", value=value[:60], most=MAX_ID)
     return who.strip(), choice.strip()
 
 
@@ -533,9 +531,7 @@ def _call_id(value: str) -> tuple[int, int]:
     aid, _, call = value.partition(".")
     ok = aid.isascii() and aid.isdigit() and (not call or (call.isascii() and call.isdigit()))
     if not ok or not 1 <= int(aid) <= MAX_ID or int(call or 0) > MAX_ID:
-        raise argparse.ArgumentTypeError(
-            f"'{value[:60]}': an announcement number from 1 to {MAX_ID}, e.g. 12 or 12.1"
-        )
+        raise refused("arg_call_id", value=value[:60], most=MAX_ID)
     return int(aid), int(call or 0)
 
 

@@ -8,11 +8,12 @@ argument's name."""
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Callable, Sequence
 
 from ..language.grammar import LANGUAGES
-from ..messages import say_in
+from ..messages import Said, message_in, said, say_in
 
 TEMPLATES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"argument (?P<arg>\S+): invalid choice: (?P<value>.*) \(choose from "
@@ -27,12 +28,29 @@ TEMPLATES: tuple[tuple[re.Pattern[str], str], ...] = (
 """argparse's error templates (Python 3.11 to 3.13) and the key that says each."""
 
 
+_REFUSED: dict[str, Said] = {}
+"""What the argument types refused, by their English words: argparse keeps only the text
+of the error a type raises, and the error is said again in the user's language."""
+
+
+def refused(key: str, /, **fields: object) -> argparse.ArgumentTypeError:
+    """The error an argument type raises: the message ``key`` with its fields, said in the
+    user's language when argparse reports it (:func:`said_usage`)."""
+    message = said(key, **fields)
+    _REFUSED[str(message)] = message
+    return argparse.ArgumentTypeError(message)
+
+
 def said_usage(message: str, lang: str) -> str:
     """argparse's error ``message`` in ``lang`` (as it is when no template matches)."""
     for pattern, key in TEMPLATES:
         found = pattern.match(message)
         if found:
-            return say_in(lang, key, **found.groupdict())
+            fields = found.groupdict()
+            reason = _REFUSED.get(fields.get("reason", ""))
+            if reason is not None:
+                fields["reason"] = message_in(reason, lang)
+            return say_in(lang, key, **fields)
     return message
 
 

@@ -27,6 +27,7 @@ from ..transform import (
     WordEl,
 )
 from .around import AroundCalls
+from .bare import BareAmounts
 from .draft import (
     CHANCES,
     FINALE_WORDS,
@@ -73,7 +74,7 @@ def _one_number_in_parts(a: int, b: int) -> bool:
     )
 
 
-class Assembler(AroundCalls):
+class Assembler(AroundCalls, BareAmounts):
     """Runs the rules of the module docstring over one element list."""
 
     def __init__(
@@ -360,32 +361,6 @@ class Assembler(AroundCalls):
         self.current = before
         return True
 
-    def _said_total(self, el: Nums) -> bool:
-        """ "voisins par 5, 45": a number off the layout after staked bets is their total
-        said again; it is checked like "= 45"."""
-        if len(el.numbers) != 1 or el.numbers[0] <= 36 or not self._open_group():
-            return False
-        if any(d.stake is None for d in self.drafts[self.staked_upto :]):
-            return False
-        self._check(CheckEl(el.numbers[0], str(el.numbers[0]), el.start))
-        return True
-
-    def _amount_after_pause(self, el: Nums) -> bool:
-        """ "Pair, 40", "Rouge, cent", "Third column, 15": a number after a comma, with no
-        stake said for the bets before it, off the layout or after an outside bet, is
-        weighed as a bare amount, as "pair 40" is (the stake of a one-piece bet whose
-        numbers it cannot name; asked otherwise)."""
-        if len(el.numbers) != 1 or self.last_sep != "comma" or not self.drafts:
-            return False
-        before = self.drafts[-1]
-        if before.stake is not None:
-            return False
-        outside = before.head in CHANCES | OUTSIDE | set(ORDINALS) or before.range is not None
-        if el.numbers[0] <= 36 and not outside:  # "le 17, 20": two bets, as before
-            return False
-        self._bare_amount(before, el)
-        return True
-
     def _one_number_call_before(self, el: Nums) -> Draft | None:
         """The call on one number just before "et N" ("finale 3 et 7"), if there is one."""
         if self.last_sep not in ("and", "comma") or not self.drafts or len(el.numbers) != 1:
@@ -397,34 +372,6 @@ class Assembler(AroundCalls):
         if not neighbours_of and before.head not in ONE_NUMBER_CALLS:
             return None
         return before
-
-    def _bare_amount(self, draft: Draft, el: Nums) -> None:
-        said = "/".join(map(str, el.numbers))
-        if len(el.numbers) == 1 and self.house.bare_amount == "per_piece":
-            self._stake(StakeEl("piece", el.numbers[0], said, el.start, el.start))
-            return
-        targets = self._unstaked_upto(draft)
-        if self.questions:  # "Red 100 and middle dozen 50": each bet its own bare amount
-            last = self.questions[-1].targets[-1]
-            targets = tuple(i for i in targets if i > last)
-            if not targets:  # "noir 50, 60": two amounts for one bet
-                said = "/".join(map(str, el.numbers))
-                raise StakeError(message("second_stake", word=said), column=el.start)
-        self.questions.append(Question(el, targets, self._said_twice(el)))
-        self.current = None
-
-    def _said_twice(self, el: Nums) -> bool:
-        """Whether the words of ``el`` were said just before it too ("de 13 à 24 24")."""
-        said = self.text[el.start : el.end]
-        before = self.text[: el.start].rstrip(" ,")
-        return before.endswith(said) and (len(before) == len(said) or not before[
-            -len(said) - 1].isalnum())  # fmt: skip
-
-    def _unstaked_upto(self, draft: Draft) -> tuple[int, ...]:
-        end = self.drafts.index(draft) + 1
-        return tuple(i for i in range(self.staked_upto, end) if self.drafts[i].stake is None) or (
-            end - 1,
-        )
 
     def _spoken_together(self, nums: Nums | None) -> bool:
         """Several numbers with nothing between, as neighbours' centres, that may not be a
