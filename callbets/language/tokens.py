@@ -190,13 +190,15 @@ def _each_or_one(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
 
 
 def _one_piece(toks: Sequence[Tok], i: int) -> Tok:
-    """ "a chip on 13 and a chip on 31": a ``ONE_PIECE`` role word at the start or after a
-    separator, just before an "on" word, is one piece (a count, as "one chip on 13");
-    after an amount it stays "each" ("5 a chip")."""
+    """ "a chip on 13 and a chip on 31", "tiers, a chip each": a ``ONE_PIECE`` role word
+    just before an "on" or an "each" word is one piece (a count, as "one chip on 13");
+    after an amount or a stake word it stays "each" ("5 a chip")."""
     tok, prev = toks[i], (toks[i - 1] if i else None)
     nxt = toks[i + 1] if i + 1 < len(toks) else None
-    if nxt is None or nxt.type != "ON" or (prev is not None and prev.type not in SEPARATORS):
+    if nxt is None or nxt.type not in ("ON", "EACH"):
         return tok
+    if prev is not None and (_is_number(prev) or prev.type in STAKE_WORDS | {"CURRENCY"}):
+        return tok  # "5 a chip", "five quid a piece": the amount's "each"
     return tok._replace(type=ONE_PIECE)  # a count of 1 once the numbers are read (_typed)
 
 
