@@ -10,7 +10,7 @@ from ...errors import StakeError
 from ...messages import said as message
 from ...roulette.house import House
 from ..transform import CheckEl, Nums, PiecesEl, StakeEl
-from .draft import CHANCES, ORDINALS, OUTSIDE, Draft, Question
+from .draft import CHANCES, ORDINALS, OUTSIDE, POSITION_WORDS, Draft, Question
 
 
 class BareAmounts:
@@ -85,4 +85,20 @@ class BareAmounts:
         end = self.drafts.index(draft) + 1
         return tuple(i for i in range(self.staked_upto, end) if self.drafts[i].stake is None) or (
             end - 1,
+        )
+
+    def _one_piece_unstaked(self, targets: tuple[int, ...]) -> bool:
+        """Whether ``targets`` is one plain position (a number, a split… a simple chance, a
+        dozen, a column), with no stake said: one piece, whatever it is."""
+        if len(targets) != 1:
+            return False
+        draft = self.drafts[targets[0]]
+        plain = draft.head is None or draft.head in POSITION_WORDS | CHANCES | OUTSIDE
+        single = draft.nums is None or len(draft.nums.numbers) <= 6
+        return (
+            plain
+            and single
+            and not draft.more
+            and draft.neighbours is None
+            and (draft.stake is None)
         )

@@ -38,7 +38,6 @@ from .draft import (
     OUTSIDE,
     PAIRED,
     POSITION_SIZE,
-    POSITION_WORDS,
     Check,
     Draft,
     Question,
@@ -551,22 +550,6 @@ class Assembler(AroundCalls, BareAmounts):
             return
         kind, value = ("pieces", el.count) if isinstance(el, PiecesEl) else ("total", el.total)
         self.checks.append(Check(kind, value, el.text, el.start, targets))
-
-    def _one_piece_unstaked(self, targets: tuple[int, ...]) -> bool:
-        """Whether ``targets`` is one plain position (a number, a split… a simple chance, a
-        dozen, a column), with no stake said: one piece, whatever it is."""
-        if len(targets) != 1:
-            return False
-        draft = self.drafts[targets[0]]
-        plain = draft.head is None or draft.head in POSITION_WORDS | CHANCES | OUTSIDE
-        single = draft.nums is None or len(draft.nums.numbers) <= 6
-        return (
-            plain
-            and single
-            and not draft.more
-            and draft.neighbours is None
-            and (draft.stake is None)
-        )
 
     def _count_said_first(self, el: PiecesEl) -> None:
         """The count said before a stake said first checks the calls that stake leads to;
