@@ -446,8 +446,8 @@ class Placing:
             pieces = sum(c.pieces for c in calls)
             if pieces != check.value:
                 raise StakeError(
-                    said_message("pieces_mismatch", said=check.text, calls=names,
-                                 pieces=pieces, value=check.value),
+                    said_message("pieces_mismatch" if pieces > 1 else "pieces_mismatch_one",
+                                 said=check.text, calls=names, pieces=pieces, value=check.value),
                     column=check.start,
                 )  # fmt: skip
             return
