@@ -51,7 +51,7 @@ def test_an_evening_round_trip(table: Table):
 
 def test_no_bet_after_rien_ne_va_plus(table: Table):
     table.close()
-    with pytest.raises(TableError, match="rien ne va plus"):
+    with pytest.raises(TableError, match="betting is closed"):
         table.bet("rouge", "tiers")
     assert table.state()["staked"] == 0
 

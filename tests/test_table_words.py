@@ -142,3 +142,18 @@ def test_listen_says_its_decisions_in_the_table_language(lang, unclear, clear) -
         assert lines and lines != english, text
         for line in lines:
             assert not ENGLISH.search(line) and "not sure" not in line, line
+
+
+def test_an_english_table_says_no_more_bets(tmp_path):
+    """Issue 42: "rien ne va plus" was said at English tables, whose console closes
+    betting with "no more bets"."""
+    table = str(tmp_path / "en.sqlite")
+    run = [sys.executable, "-m", "callbets", "table", "--table", table]
+    subprocess.run([*run, "open", "--lang", "en"], check=True, capture_output=True)
+    subprocess.run([*run, "player", "red"], check=True, capture_output=True)
+    closed = subprocess.run([*run, "close"], capture_output=True, text=True)
+    assert "no more bets" in closed.stdout and "rien ne va plus" not in closed.stdout
+    late = subprocess.run([*run, "bet", "red", "tiers by 5"], capture_output=True, text=True)
+    assert "no more bets" in late.stderr and "rien" not in late.stderr
+    early = subprocess.run([*run, "report"], capture_output=True, text=True)
+    assert "rien" not in early.stdout
