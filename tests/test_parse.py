@@ -430,7 +430,8 @@ def test_a_bare_amount_after_an_outside_bet_is_its_stake(lang, text, expect):
      ("fr", "de 13 à 24 24"), ("en", "from 13 to 24 24"),  # a word heard twice?
      ("it", "da 13 a 24 24"), ("es", "de 13 a 24 24"),
      ("fr", "rouge et pair 60"),  # two bets: 60 each, or 30 each?
-     ("fr", "manque, 5"), ("en", "High, 25."), ("it", "nero, 20"), ("es", "negro, 20")],
+     ("fr", "manque, 5"), ("en", "High, 25."), ("it", "nero, 20"), ("es", "negro, 20"),
+     ("en", "pair zero"), ("fr", "douzaine du milieu zéro")],  # the zero is a bet
 )  # fmt: skip
 def test_a_bare_number_that_may_name_a_number_of_the_chance_is_asked(lang, text):
     """Hidden set 7: "Noir 20" may be the black 20 en plein, as a spin is called."""

@@ -506,6 +506,6 @@ def _amount_after(call: Call, number: int) -> bool:
     amount: after a dozen or a column (it cannot join them into another position), or
     after a simple chance the number is not part of ("rouge 20": 20 is black).  "Noir 20"
     may name the black 20, as a spin is called ("vingt, noir, pair et passe"): asked."""
-    if call.is_called_bet or BetKind(call.name) in INSIDE_KINDS:
-        return False
+    if call.is_called_bet or BetKind(call.name) in INSIDE_KINDS or number == 0:
+        return False  # "pair zero": the zero is a bet, never an amount
     return BetKind(call.name) not in SIMPLE_CHANCES or number not in call.position().numbers
