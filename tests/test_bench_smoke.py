@@ -65,6 +65,19 @@ DISAGREES = {
     "17 and its splits by 5.",
     # set8 (Spanish): "y 5" at the end is the 5 straight up, as "et 5" in French
     "Caballo 8/11 y 5",
+    # set9 and set10: no stake (one piece; "dos fichas": two of the house's pieces);
+    # "i laterali" are the neighbours on the wheel (the Venice booklet's word); "in tutto
+    # 60" after two calls is for them all, at one stake a piece
+    "Mettez-moi les voisins, s'il vous plaît.",
+    "Mi metta i vicini, grazie.",
+    "Give me the voisins, please.",
+    "I laterali del 17 da 5.",
+    "i laterali dell'otto da cinque",
+    "Serie e vicini, in tutto 60.",
+    "Dos fichas al 17.",
+    "el diecisiete con sus vecinos",
+    "Pleno al 23.",
+    "Vecinos del cero, por favor.",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
@@ -96,8 +109,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
             exact[older] += result == "exact"
             total[older] += 1
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 to set8 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
-    assert total[False] >= 1290 and exact[False] / total[False] > 0.91
+    # set5 to set10 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 1980 and exact[False] / total[False] > 0.93
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):

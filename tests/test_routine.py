@@ -40,7 +40,8 @@ def test_a_backup_of_a_live_table_holds_what_is_still_in_the_write_ahead_log(tmp
     assert proc.returncode == 0 and "chaque ligne se vérifie" in proc.stdout
     again = cb("table", "--table", str(tmp_path / "live.sqlite"), "backup",
                str(tmp_path / "copy.sqlite"))  # fmt: skip
-    assert again.returncode == 1 and "n'écrase jamais un fichier" in again.stderr  # the French table's words
+    # the French table's words
+    assert again.returncode == 1 and "n'écrase jamais un fichier" in again.stderr
     live.close_file()
 
 

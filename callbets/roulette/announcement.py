@@ -8,7 +8,7 @@ print a canonical, language-neutral notation (``neighbours 17 n2 x10``) that
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import AnnouncementError, IllegalBetError
 from ..messages import Name, Names, said
@@ -144,9 +144,10 @@ class PlacedCall:
     """Stake per piece."""
     placements: tuple[Placement, ...]
     """The chips, one entry per position."""
-    counted: int | None = None
+    counted: int | None = field(default=None, compare=False)
     """Its stake was said as a count of pieces of this value ("3 pièces sur le 17": the
-    house's; "3 pièces de 5 sur le 17": 5): it is read back so."""
+    house's; "3 pièces de 5 sur le 17": 5): it is read back so.  Not part of the bet: two
+    calls with the same chips are equal, however their stake was said."""
 
     @classmethod
     def build(cls, call: Call, unit: int, house: House) -> PlacedCall:
