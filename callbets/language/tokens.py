@@ -334,9 +334,17 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     out = _ranges(out, lexicon, piece_value)
     out = _merge(out)
     out = _retype(out)
-    out = _leading_on(_trim_commas(out))
+    out = _with_amount(_leading_on(_trim_commas(out)))
     _check_ends(out)
     return tuple(out)
+
+
+def _with_amount(toks: list[Tok]) -> list[Tok]:
+    """ "le jeu zéro avec 40 en tout", "juego cero con 40 en total": a "with" just before
+    an amount said "in all" or "each" is the stake's, not the neighbours' "with"."""
+    return [t for i, t in enumerate(toks) if not (
+        t.type == "WITH" and i + 2 < len(toks) and toks[i + 1].type in ("AMOUNT", "MONEY")
+        and toks[i + 2].type in ("IN_ALL", "EACH"))]  # fmt: skip
 
 
 STAKE_SAID = STAKE_PREFIXES | {"IN_ALL", "EACH", "MONEY", "AMOUNT"}
