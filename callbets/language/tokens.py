@@ -380,7 +380,7 @@ def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
     while i < len(toks):
         found = _range_at(toks, i, lexicon, piece_value)
         if found is None:
-            out.append(toks[i])
+            out.append(_from_first(toks, i, out))
             i += 1
             continue
         tok, used = found
@@ -395,6 +395,18 @@ def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
         out.append(tok)
         i += used
     return out
+
+
+def _from_first(toks: list[Tok], i: int, out: list[Tok]) -> Tok:
+    """ "terzina dal 4", "sestina dal 25": a "from" word with no "to" after, between a
+    street or six-line word and a number, says where it starts: an "of" ("terzina del
+    4")."""
+    tok = toks[i]
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    after_position = bool(out) and out[-1].type in ("STREET", "SIXLINE")
+    if tok.type == "RANGE_FROM" and after_position and nxt is not None and _is_number(nxt):
+        return tok._replace(type="OF")
+    return tok
 
 
 _PAIRED_WORDS = frozenset({"SPLIT", "STREET", "CORNER", "SIXLINE"})
