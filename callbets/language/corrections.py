@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from ..errors import AmbiguousError
 from ..messages import said
 from .lexicon import Tok
+from .tokens import POSITION_WORDS
 
 CORRECTION = "CORRECTION"
 SEPARATORS = frozenset({"COMMA", "AND"})
@@ -114,9 +115,6 @@ def _of_before_numbers(before: Sequence[Tok]) -> bool:
 
 def _count(toks: Sequence[Tok]) -> int:
     return sum(t.type == "NUMBER" for t in toks)
-
-
-POSITION_WORDS = frozenset({"STRAIGHT", "SPLIT", "STREET", "CORNER", "SIXLINE"})
 
 
 def _alone(before: Sequence[Tok], first: int) -> bool:

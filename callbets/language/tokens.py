@@ -347,7 +347,7 @@ def _with_amount(toks: list[Tok]) -> list[Tok]:
         and toks[i + 2].type in ("IN_ALL", "EACH"))]  # fmt: skip
 
 
-STAKE_SAID = STAKE_PREFIXES | {"IN_ALL", "EACH", "MONEY", "AMOUNT"}
+STAKE_SAID = STAKE_WORDS | {"MONEY", "AMOUNT"}
 
 
 def _leading_on(toks: list[Tok]) -> list[Tok]:

@@ -18,7 +18,7 @@ from ...roulette.announcement import Announcement, Call, PlacedCall, call_names
 from ...roulette.catalogue import Recipe
 from ...roulette.layout import SIMPLE_CHANCES, BetKind
 from ..transform import StakeEl
-from .draft import Check, Draft, Question, Walked, group_key
+from .draft import POSITION_WORDS, Check, Draft, Question, Walked, group_key
 from .resolve import as_position, resolve
 
 
@@ -496,16 +496,11 @@ def _notation(calls: list[Call], units: list[int]) -> str:
     return " ; ".join(f"{c.notation()} x{u}" for c, u in zip(calls, units, strict=True))
 
 
-INSIDE_KINDS = frozenset(
-    {BetKind.STRAIGHT, BetKind.SPLIT, BetKind.STREET, BetKind.CORNER, BetKind.SIXLINE}
-)
-
-
 def _amount_after(call: Call, number: int) -> bool:
     """Whether a number said right after a bet, with nothing between, can only be its
     amount: after a dozen or a column (it cannot join them into another position), or
     after a simple chance the number is not part of ("rouge 20": 20 is black).  "Noir 20"
     may name the black 20, as a spin is called ("vingt, noir, pair et passe"): asked."""
-    if call.is_called_bet or BetKind(call.name) in INSIDE_KINDS or number == 0:
+    if call.is_called_bet or call.name in POSITION_WORDS or number == 0:
         return False  # "pair zero": the zero is a bet, never an amount
     return BetKind(call.name) not in SIMPLE_CHANCES or number not in call.position().numbers
