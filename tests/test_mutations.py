@@ -22,8 +22,6 @@ HOUSE = find_house()
 
 REVIEWED = {
     # Read by hand: each mutant says exactly what the parser places.
-    ("fr", "cheval dix sept par cinq"): "split 7/10 x5",  # "cheval dix sept" is 7/10
-    ("fr", "cheval dix sept par vingt cinq"): "split 7/10 x25",
     ("en", "thirty and three neighbours fifty each"): "neighbours 30 n3 x50",
     ("es", "vecinos a 20"): "voisins x20",  # "grandes vecinos" are the vecinos del cero
     ("es", "treinta pleno y dos a diez"): "straight 30 x10 ; straight 2 x10",

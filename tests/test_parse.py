@@ -44,9 +44,22 @@ def test_contract_example_illegal_split():
 
 
 @pytest.mark.parametrize(
+    "text", ["cheval dix sept", "cheval dix sept à cinq", "le dix sept à cheval à cinq"]
+)
+def test_words_making_one_number_are_not_cut_silently(text: str) -> None:
+    """ "dix sept" is heard as 17 (a split with one number): the split 10/7 is only what
+    the words allow when cut, so it is offered, never placed alone (set 12's wrong bet)."""
+    with pytest.raises(AmbiguousError) as info:
+        parse(text, "fr")
+    assert all(r.startswith("split 7/10") for r in info.value.readings)
+    assert info.value.readings
+    assert parse("cheval sept dix à cinq", "fr").notation() == "split 7/10 x5"
+    assert parse("cheval dix et sept à cinq", "fr").notation() == "split 7/10 x5"
+
+
+@pytest.mark.parametrize(
     ("text", "lang", "expected"),
     [
-        ("cheval dix sept", "fr", "split 7/10 x1"),
         ("finale en plein neuf trois par pièce", "fr", "finale_plein 9 x3"),
         ("cheval trente deux trente cinq", "fr", "split 32/35 x1"),
         ("transversale dix neuf vingt et un par deux", "fr", "street 19/20/21 x2"),

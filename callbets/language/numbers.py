@@ -1,10 +1,11 @@
 """Group runs of number words into numbers, in every way the words allow.
 
 Speech recognisers write numbers as words, and people say them without commas:
-"trente deux trente cinq" is 32 then 35, "cheval dix sept" is the split 7/10.  This
-module turns a run of number words into each possible sequence of numbers, longest
-numbers first (the reading people usually mean); :mod:`callbets.language.parse` tries them in
-that order and keeps the legal ones.
+"trente deux trente cinq" is 32 then 35.  This module turns a run of number words into
+each possible sequence of numbers, longest numbers first (the reading people mean);
+:mod:`callbets.language.parse` tries them in that order and keeps the legal ones, but a
+reading that cuts words making one number is only ever offered: "cheval dix sept" is
+heard as the 17, so the split 7/10 it could also be is asked, never placed.
 
 How words compose is language-neutral arithmetic over the values the grammar gives its
 ``N<value>`` terminals:

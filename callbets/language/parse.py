@@ -139,8 +139,10 @@ def _parse(grammar: Language, text: str, house: House) -> Announcement:
             legal.append((reading, attempt))
         else:
             asked.append(attempt)
+    # A reading that cuts words making one number ("cheval dix sept": 10 and 7, where a
+    # listener hears 17) is offered, never taken alone.
     best = [(r, a) for r, a in legal if not any(o.dominates(r) for o, _ in legal)]
-    if len(best) == 1 and not cut:
+    if len(best) == 1 and not cut and not any(best[0][0].rank):
         return _settled(best[0][1])
     if best or asked:
         options = [a for _, a in best] or asked
