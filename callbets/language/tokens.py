@@ -332,7 +332,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
             most = f"{MAX_AMOUNT:,}".replace(",", " ")
             raise StakeError(message("stake_too_big", value=t.value, most=most), column=t.start)
     out = _ranges(out, lexicon, piece_value)
-    out = _merge(out)
+    out = _of_pieces(_merge(out))
     out = _retype(out)
     out = _with_amount(_leading_on(_trim_commas(out)))
     _check_ends(out)
@@ -493,6 +493,17 @@ def _merge(toks: list[Tok]) -> list[Tok]:
         else:
             out.append(tok)
     return out
+
+
+def _of_pieces(toks: list[Tok]) -> list[Tok]:
+    """ "nine chips of 25", "4 fichas de 25": "of" between a count of pieces and a number
+    gives the value of each piece, as a stake a piece does."""
+    return [
+        t._replace(type="PIECE_PREFIX")
+        if t.type == "OF" and 0 < i < len(toks) - 1 and toks[i - 1].type == "PIECE_COUNT"
+        and toks[i + 1].type in ("NUMBER", "MONEY") else t
+        for i, t in enumerate(toks)
+    ]  # fmt: skip
 
 
 def _retype(toks: list[Tok]) -> list[Tok]:

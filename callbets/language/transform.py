@@ -78,6 +78,9 @@ class PiecesEl:
     count: int
     text: str
     start: int
+    of: StakeEl | None = None
+    """The value of each piece said with the count ("4 fichas de 25", "nine chips of
+    25"): put with it by :mod:`callbets.language.assemble.regroup`."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,27 @@ from .draft import POSITION_WORDS
 
 def regrouped(elements: list[Element], piece_value: int) -> list[Element]:
     """The elements with the pauses dropped and the counts said on a bet made stakes."""
-    return _counts_on(_pauses_dropped(_pieces_valued(elements, piece_value)), piece_value)
+    on = _counts_on(_pauses_dropped(_pieces_valued(elements, piece_value)), piece_value)
+    return _counts_of_value(on)
+
+
+def _counts_of_value(elements: list[Element]) -> list[Element]:
+    """ "Rojo, 4 fichas de 25", "voisins, nine chips of 25": a count of pieces said with
+    the value of each, after the bet, is one thing (the walk weighs it against the bet)."""
+    out: list[Element] = []
+    for el in elements:
+        before = out[-1] if out else None
+        if (
+            isinstance(el, StakeEl)
+            and el.kind == "piece"
+            and not el.lead
+            and isinstance(before, PiecesEl)
+            and before.of is None
+        ):
+            out[-1] = replace(before, text=f"{before.text} {el.text}", of=el)
+            continue
+        out.append(el)
+    return out
 
 
 def _pieces_valued(elements: list[Element], piece_value: int) -> list[Element]:

@@ -527,6 +527,9 @@ class Assembler(AroundCalls, BareAmounts):
         raise StakeError(message("second_stake", word=el.text), column=el.start)
 
     def _check(self, el: PiecesEl | CheckEl) -> None:
+        if isinstance(el, PiecesEl) and el.of is not None:
+            self._count_of_value(el, el.of)
+            return
         if isinstance(el, PiecesEl) and not self.drafts and self.forward is None:
             self.count_first = el  # of the calls the stake said next leads to
             return
@@ -550,6 +553,20 @@ class Assembler(AroundCalls, BareAmounts):
             return
         kind, value = ("pieces", el.count) if isinstance(el, PiecesEl) else ("total", el.total)
         self.checks.append(Check(kind, value, el.text, el.start, targets))
+
+    def _count_of_value(self, el: PiecesEl, value: StakeEl) -> None:
+        """ "Rojo, 4 fichas de 25": on one plain position with no stake yet, that many
+        pieces of that value in all; anywhere else ("voisins, 9 pièces de 5") the count
+        checks the bet's pieces and the value is the stake a piece, as "9 pièces à 5"."""
+        targets = self._open_group() if self.drafts else ()
+        if targets and self._one_piece_unstaked(targets):
+            self._stake(StakeEl("total", el.count * value.amount, el.text, el.start,
+                                value.end, together=True, counted=value.amount))  # fmt: skip
+            return
+        self._check(replace(el, text=el.text[: len(el.text) - len(value.text)].rstrip(),
+                            of=None))  # fmt: skip
+        self._refuse_juxtaposed()
+        self._stake(value)
 
     def _count_said_first(self, el: PiecesEl) -> None:
         """The count said before a stake said first checks the calls that stake leads to;
