@@ -1,10 +1,13 @@
 """Numbers said where a stake could be: a total said again after staked bets, an amount
 after a pause or right after a bet with no stake word ("pair 40", "dozzina di mezzo 20",
 "voisins 45"), each weighed by :class:`~callbets.language.assemble.place.Placing` (a
-question).  One part of the :class:`~callbets.language.assemble.walk.Assembler` (a base
+question), and a count of pieces said with the value of each ("Rojo, 4 fichas de 25").
+One part of the :class:`~callbets.language.assemble.walk.Assembler` (a base
 class)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ...errors import StakeError
 from ...messages import said as message
@@ -32,6 +35,23 @@ class BareAmounts:
 
     def _open_group(self) -> tuple[int, ...]:
         raise NotImplementedError  # the Assembler's
+
+    def _refuse_juxtaposed(self) -> None:
+        raise NotImplementedError  # the Assembler's
+
+    def _count_of_value(self, el: PiecesEl, value: StakeEl) -> None:
+        """ "Rojo, 4 fichas de 25": on one plain position with no stake yet, that many
+        pieces of that value in all; anywhere else ("voisins, 9 pièces de 5") the count
+        checks the bet's pieces and the value is the stake a piece, as "9 pièces à 5"."""
+        targets = self._open_group() if self.drafts else ()
+        if targets and self._one_piece_unstaked(targets):
+            self._stake(StakeEl("total", el.count * value.amount, el.text, el.start,
+                                value.end, together=True, counted=value.amount))  # fmt: skip
+            return
+        self._check(replace(el, text=el.text[: len(el.text) - len(value.text)].rstrip(),
+                            of=None))  # fmt: skip
+        self._refuse_juxtaposed()
+        self._stake(value)
 
     def _said_total(self, el: Nums) -> bool:
         """ "voisins par 5, 45": a number off the layout after staked bets is their total

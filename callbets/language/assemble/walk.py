@@ -404,14 +404,18 @@ class Assembler(AroundCalls, BareAmounts):
             self.current = None
             self._bind_run(self._number_run(cur.sep_before) or [cur], el)
             return
+        # "il 5 e i laterali due per parte", "le 17 et ses voisins, 3 de chaque côté": a
+        # count of either side names how many neighbours the call before has
+        before = cur or (self.drafts[-1] if self.last_sep == "comma" and self.drafts else None)
         if (
-            cur is not None
-            and cur.neighbours is not None
+            before is not None
+            and before.neighbours is not None
             and not el.text
-            and not cur.neighbours.count
+            and not before.neighbours.count
         ):
-            # "il 5 e i laterali, due per parte"
-            cur.neighbours = NeighboursEl(el.count, cur.neighbours.start, cur.neighbours.text)
+            before.neighbours = NeighboursEl(
+                el.count, before.neighbours.start, before.neighbours.text
+            )
             return
         if cur is not None and cur.is_bare:
             nums = "/".join(map(str, cur.nums.numbers))  # type: ignore[union-attr]
@@ -553,20 +557,6 @@ class Assembler(AroundCalls, BareAmounts):
             return
         kind, value = ("pieces", el.count) if isinstance(el, PiecesEl) else ("total", el.total)
         self.checks.append(Check(kind, value, el.text, el.start, targets))
-
-    def _count_of_value(self, el: PiecesEl, value: StakeEl) -> None:
-        """ "Rojo, 4 fichas de 25": on one plain position with no stake yet, that many
-        pieces of that value in all; anywhere else ("voisins, 9 pièces de 5") the count
-        checks the bet's pieces and the value is the stake a piece, as "9 pièces à 5"."""
-        targets = self._open_group() if self.drafts else ()
-        if targets and self._one_piece_unstaked(targets):
-            self._stake(StakeEl("total", el.count * value.amount, el.text, el.start,
-                                value.end, together=True, counted=value.amount))  # fmt: skip
-            return
-        self._check(replace(el, text=el.text[: len(el.text) - len(value.text)].rstrip(),
-                            of=None))  # fmt: skip
-        self._refuse_juxtaposed()
-        self._stake(value)
 
     def _count_said_first(self, el: PiecesEl) -> None:
         """The count said before a stake said first checks the calls that stake leads to;
