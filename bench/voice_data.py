@@ -32,6 +32,7 @@ from array import array
 from pathlib import Path
 
 import kokoro_voice
+import piper_voice
 
 from callbets import AnnouncementError, parse
 
@@ -133,6 +134,9 @@ def synthesise(engine: str, voice: str, speed: float, text: str, out: Path) -> N
             tempo: list[str] = []
         elif engine == "kokoro":  # a neural voice (bench/kokoro_voice.py)
             kokoro_voice.say(voice, text, speed, raw)
+            tempo = []
+        elif engine == "piper":  # another neural family (bench/piper_voice.py)
+            piper_voice.say(voice, text, speed, raw, random.Random(f"{voice} {out.name}"))
             tempo = []
         elif engine == "flite":
             subprocess.run(["flite", "-voice", voice, "-t", text, "-o", str(raw)], check=True)

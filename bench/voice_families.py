@@ -18,7 +18,8 @@ and ``bench/adapt_base.py`` adapts on:
         --voices festival:lp_diphone,festival:pc_diphone
 
 A voice is ``engine:name`` (engines as in ``bench/voice_data.py``: espeak, flite,
-festival, and kokoro's neural voices, ``kokoro:fr.jf_alpha``: ``bench/kokoro_voice.py``);
+festival, and the neural voices of kokoro, ``kokoro:fr.jf_alpha``: ``bench/kokoro_voice.py``,
+and piper, ``piper:fr.joe``: ``bench/piper_voice.py``);
 espeak-ng voices speak at a speed drawn from 130-190 words a minute.  ``--per-text N``
 has each test text said by N of the voices in turn instead of all.
 Needs espeak-ng, festival (and its voices), flite and sox.
@@ -73,6 +74,8 @@ def say(voice: str, text: str, out: Path, rng: random.Random) -> None:
     """``text`` said by ``engine:name`` into a 16 kHz WAV."""
     engine, name = voice.split(":", 1)
     speed = float(rng.choice(ESPEAK_SPEEDS)) if engine == "espeak" else 1.0
+    if engine == "piper":
+        speed = rng.uniform(0.85, 1.15)
     synthesise(engine, name, speed, text, out)
 
 
