@@ -205,6 +205,9 @@ class Assembler(AroundCalls, BareAmounts):
         if el.concept == "double_zero":
             raise IllegalBetError(message("double_zero", word=el.text), column=el.start)
         cur = self.current
+        if cur is not None and el.concept == "with_splits" and cur.concepts == ["straight"]:
+            cur.words[:] = [el]  # "le 17 en plein et ses chevaux": the 17 and its splits
+            return
         if cur is not None and cur.absorbs(el):
             cur.words.append(el)
             self._share_noun(cur, el)
