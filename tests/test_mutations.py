@@ -26,6 +26,7 @@ REVIEWED = {
     ("es", "vecinos a 20"): "voisins x20",  # "grandes vecinos" are the vecinos del cero
     ("es", "treinta pleno y dos a diez"): "straight 30 x10 ; straight 2 x10",
     ("es", "19 de a 36"): "straight 19 x36",  # "de a": a piece
+    ("es", "la tercera docena cien"): "dozen 3 x100",  # a bare amount after a dozen
     # the part a correction replaces is dropped, whatever was missing from it
     ("es", "el tercio a no mejor los huérfanos a cinco"): "orphelins x5",
 }

@@ -352,12 +352,19 @@ STAKE_SAID = STAKE_WORDS | {"MONEY", "AMOUNT"}
 
 def _leading_on(toks: list[Tok]) -> list[Tok]:
     """ "Al negro 100 euros", "sur le rouge, 50 €": an "on" word that begins the
-    announcement, when the bet it leads to has its stake said after it (and no other "on"
-    follows), is only "on"; alone ("al 17") its amount may have been lost, and it is
-    refused (:func:`_check_ends`)."""
+    announcement, when the bet it leads to has its stake said after it, or a bare amount
+    at the end ("al negro cincuenta"), and no other "on" follows, is only "on"; alone
+    ("al 17") its amount may have been lost, and it is refused (:func:`_check_ends`)."""
     if not toks or toks[0].type != "ON" or any(t.type == "ON" for t in toks[1:]):
         return toks
-    return toks[1:] if any(t.type in STAKE_SAID for t in toks[1:]) else toks
+    said = any(t.type in STAKE_SAID for t in toks[1:])
+    # "al negro cincuenta": a bare amount after the bet, weighed as "negro cincuenta" is
+    bare = (
+        len(toks) > 2
+        and toks[-1].type == "NUMBER"
+        and toks[-2].type not in NUMBERISH | {"COMMA", "AND"}
+    )
+    return toks[1:] if said or bare else toks
 
 
 def _trim_commas(toks: list[Tok]) -> list[Tok]:
