@@ -338,13 +338,25 @@ def test_a_bet_said_again_after_a_shared_stake_or_a_joined_call_is_asked(lang, t
      ("fr", "voisins à 5 et tiers à 10, pardon, orphelins"),  # which call?
      ("fr", "voisins à 5, non"),
      ("fr", "cheval 14/17, pardon, 20"),  # which of the two numbers?
-     ("it", "il ventidue con i vicini da due anzi il ventitré"),
+     ("it", "il ventidue con i vicini da due anzi ventitré"),
      ("en", "neighbours of 22 by 2, sorry, make that 23"),
      ("en", "tiers by 5 and voisins, sorry, by 10")],  # the tiers' stake, or both?
 )  # fmt: skip
 def test_a_correction_that_could_replace_two_things_is_asked(lang, text):
     with pytest.raises(AmbiguousError):
         parse(text, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "expected"),
+    [("it", "il ventidue con i vicini da due anzi il ventitré", "neighbours 23 x2"),
+     ("fr", "le 22 et les voisins par 2, pardon, le 23", "neighbours 23 x2"),
+     ("es", "el 22 y sus vecinos a 2, perdón, el 23", "neighbours 23 x2")],
+)  # fmt: skip
+def test_an_article_after_a_correction_says_the_number_is_a_position(lang, text, expected):
+    """ "… da due anzi il ventitré": no stake is said with an article; without it the
+    number could be the stake too, and that is asked (above)."""
+    assert parse(text, lang).notation() == expected
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,9 @@ corrects.  The rules are the same in every language and never guess:
 
 * a **stake** replaces the stake said last, when nothing came after that stake;
 * **numbers** alone replace the numbers of the position said last when no stake could
-  be meant instead (a pair, or no stake said yet), or the stake's amount when no
-  position was named by numbers; a number that could be either is asked;
+  be meant instead (a pair, an article before them: "…, non pardon, le 18", or no stake
+  said yet), or the stake's amount when no position was named by numbers; a number that
+  could be either is asked;
 * **numbers and a stake** ("le 17 à 5, non pardon, le 18 à 10") replace the position
   said last and its stake, when they were a call of their own (nothing joined to the
   numbers, the stake not shared with a call before);
@@ -29,9 +30,10 @@ from collections.abc import Sequence
 from ..errors import AmbiguousError
 from ..messages import said
 from .lexicon import Tok
-from .tokens import POSITION_WORDS
+from .tokens import CORRECTION_POSITION, POSITION_WORDS
 
 CORRECTION = "CORRECTION"
+MARKERS = frozenset({CORRECTION, CORRECTION_POSITION})
 SEPARATORS = frozenset({"COMMA", "AND"})
 STAKE_WORDS = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX"})
 """Words that begin a stake ("à", "pour", Italian "per")."""
@@ -47,8 +49,8 @@ def corrected(toks: Sequence[Tok]) -> tuple[Tok, ...]:
     :raises AmbiguousError: a correction that cannot be placed unambiguously.
     """
     out = tuple(toks)
-    while any(t.type == CORRECTION for t in out):
-        at = next(i for i, t in enumerate(out) if t.type == CORRECTION)
+    while any(t.type in MARKERS for t in out):
+        at = next(i for i, t in enumerate(out) if t.type in MARKERS)
         out = _apply(out[:at], out[at], out[at + 1 :])
     return out
 
@@ -56,7 +58,7 @@ def corrected(toks: Sequence[Tok]) -> tuple[Tok, ...]:
 def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[Tok, ...]:
     before = _strip(before, trailing=True)
     after = _strip(after, trailing=False)
-    while after and after[0].type == CORRECTION:  # "non, je corrige, à 10"
+    while after and after[0].type in MARKERS:  # "non, je corrige, à 10"
         after = _strip(after[1:], trailing=False)
     if not before:  # "Pardon, les voisins à 5": nothing to correct
         return tuple(after)
@@ -74,7 +76,8 @@ def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[To
         return _numbers(before, stake, after, group, marker)
     if _several_calls(before):
         raise _unclear(marker)  # which call of several does it replace?
-    if all(t.type in AMOUNTS | NUMBERS | SEPARATORS | STAKE_WORDS | STAKE_ENDS for t in after):
+    if all(t.type in AMOUNTS | NUMBERS | SEPARATORS | STAKE_WORDS | STAKE_ENDS | MARKERS
+           for t in after):  # fmt: skip
         raise _unclear(marker)  # no bet word: it cannot stand for the whole call
     if stake is not None and not any(_stake_length(after[i:]) for i in range(len(after))):
         raise _unclear(marker)  # the new bet: at the old stake, or at one piece?
@@ -95,12 +98,15 @@ def _numbers(
         if last != end or not _alone(before, first):
             raise _unclear(marker)  # "le 17 et les voisins à 5, pardon, le 18 à 5"
         return (*before[:first], *new, *after[group:])
-    if position is not None and (stake is None or pair):
+    said_as_position = marker.type == CORRECTION_POSITION  # "…, non pardon, le 18"
+    if said_as_position and stake is not None and _several_calls(before[:end]):
+        raise _unclear(marker)  # "le 17 et le 20 à 5, pardon, le 18": which of the two?
+    if position is not None and (stake is None or pair or said_as_position):
         first, last = position
         if _count(before[first:last]) != _count(new):
             raise _unclear(marker)  # "14/17, pardon, 20": which of the two?
         return (*before[:first], *new, *before[last:], *after[group:])
-    if position is None and stake is not None and len(new) == 1:
+    if position is None and stake is not None and len(new) == 1 and not said_as_position:
         amount = next(i for i in range(stake, len(before)) if before[i].type in AMOUNTS)
         return (*before[:amount], new[0]._replace(type=before[amount].type),
                 *before[amount + 1 :], *after[group:])  # fmt: skip

@@ -119,8 +119,30 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
         ):
             said = f"{prev.text} {tok.text} {nxt.text}"
             raise UnrecognizedError(message("article_misplaced", said=said), column=tok.start)
+    toks = _article_after_correction(toks, lexicon)
     return [_as_comma(t) if _between_numbers(toks, i) else t for i, t in enumerate(toks)
             if t.type not in (ARTICLE, BOTH) or _between_numbers(toks, i)]  # fmt: skip
+
+
+CORRECTION_POSITION = "CORRECTION_POSITION"
+"""A correction followed by an article and a number: the number is a position."""
+
+
+def _article_after_correction(toks: list[Tok], lexicon: Lexicon) -> list[Tok]:
+    """ "le 17 et les voisins à 5, non pardon, le 18": the article after a correction
+    says the number after it names a position, not a stake; the correction is marked so
+    (:mod:`callbets.language.corrections`), as the article itself is dropped."""
+    plural = lexicon.roles.get("PLURAL", ())
+    out = list(toks)
+    for i, tok in enumerate(toks):
+        if tok.type != ARTICLE or tok.text in plural or i + 1 == len(toks):
+            continue
+        j = i - 1
+        while j >= 0 and toks[j].type == "COMMA":
+            j -= 1
+        if j >= 0 and toks[j].type == "CORRECTION" and _is_number(toks[i + 1]):
+            out[j] = toks[j]._replace(type=CORRECTION_POSITION)
+    return out
 
 
 POSITION_WORDS = frozenset({"STRAIGHT", "SPLIT", "STREET", "CORNER", "SIXLINE"})
