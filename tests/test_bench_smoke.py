@@ -78,6 +78,17 @@ DISAGREES = {
     "el diecisiete con sus vecinos",
     "Pleno al 23.",
     "Vecinos del cero, por favor.",
+    # set11 and set12: no stake (one piece); a plural position word read as the word
+    "Los plenos del 17 a 5",
+    "Vecinos del cero",
+    "el diecisiete y sus vecinos por favor",
+    "Tercio, por favor",
+    "el diecisiete completo",
+    "Les orphelins, s'il vous plaît",
+    "euh les voisins",
+    "ehm gli orfanelli",
+    "Orphans please",
+    "uh the tiers",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
@@ -109,8 +120,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
             exact[older] += result == "exact"
             total[older] += 1
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 to set10 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
-    assert total[False] >= 1980 and exact[False] / total[False] > 0.93
+    # set5 to set12 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 2670 and exact[False] / total[False] > 0.93
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
