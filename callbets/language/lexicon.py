@@ -23,7 +23,9 @@ Naming conventions (documented in ``grammar/README.md``):
   article "a" ("un cheval 8/11"); ``EACH_OR_ONE`` the words for "each" that are also
   the number 1 with its article where a bet begins (Italian "l'uno e i suoi vicini");
   ``ONE_PIECE`` the words for "each" that are also one piece where a bet begins, before
-  its "on" (English "a chip on 13", but "5 a chip").  They
+  its "on" (English "a chip on 13", but "5 a chip"); ``ONE_NEIGHBOUR`` the neighbours
+  words that name one, counted one by an article that also says "one" before them
+  (English "a neighbour each side").  They
   are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
   stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
@@ -67,6 +69,7 @@ TEXT_ROLES = (
     "INDEFINITE",
     "EACH_OR_ONE",
     "ONE_PIECE",
+    "ONE_NEIGHBOUR",
 )
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"

@@ -87,6 +87,9 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
     indefinite = lexicon.roles.get("INDEFINITE", ())
     toks = [_indefinite(toks, i, lexicon) if t.text in indefinite else t
             for i, t in enumerate(toks)]  # fmt: skip
+    one = lexicon.roles.get("ONE_NEIGHBOUR", ())
+    toks = [_a_neighbour(toks, i, one) if t.text in indefinite and t.type == ARTICLE else t
+            for i, t in enumerate(toks)]  # fmt: skip
     each_or_one = lexicon.roles.get("EACH_OR_ONE", ())
     toks = [_each_or_one(toks, i, lexicon) if t.text in each_or_one else t
             for i, t in enumerate(toks)]  # fmt: skip
@@ -258,6 +261,15 @@ def _one_of(toks: Sequence[Tok], i: int) -> Tok:
     ):
         return tok._replace(type="N1", value=1)
     return tok
+
+
+def _a_neighbour(toks: Sequence[Tok], i: int, one: frozenset[str] | tuple[()]) -> Tok:
+    """ "seventeen and a neighbour each side": an article that is also "one" (English
+    "a") before a neighbours word that names one counts them, as "un voisin" does."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is not None and nxt.type == "NEIGHBOURS" and nxt.text in one:
+        return toks[i]._replace(type="N1", value=1)
+    return toks[i]
 
 
 def _both_before_stake(toks: Sequence[Tok], i: int) -> None:
