@@ -71,6 +71,8 @@ TEXT_ROLES = (
     "ONE_PIECE",
     "ONE_NEIGHBOUR",
 )
+ZERO_WORDS = "ZERO_WORDS"
+"""A role made from the number words worth 0, not written in a grammar."""
 ARTICLE = "ARTICLE"
 BOTH = "BOTH"
 CHECKED_FILLERS = frozenset({ARTICLE, BOTH})
@@ -229,6 +231,9 @@ class Lexicon:
         for role, ws in roles.items():  # a role word no terminal claims is its own token
             for w in ws:
                 lex.phrases.setdefault(phrase_words(w), role)
+        # the words for zero, as a role made here: "voisins du zéro et 17" names the zero
+        zero = {w for w, value in lex.number_values.items() if value == 0}
+        lex.roles[ZERO_WORDS] = frozenset(zero | {"0"})
         starts: dict[str, set[int]] = {}
         for words in lex.phrases:
             starts.setdefault(words[0], set()).add(len(words))

@@ -312,6 +312,15 @@ class Placing:
         if gone or not bare or after.nums is None or len(after.nums.numbers) != 1:
             return
         n = after.nums.numbers[0]
+        mine = next(p for d, p in placed if d is after)
+        if before.head == "voisins":  # "neighbours of zero and 17": of the 0 and of the 17?
+            both = PlacedCall(Call("neighbours", (0, n)), mine.unit, ()).notation()
+            rest = [p.notation() for d, p in placed if d is not after and d is not before]
+            raise AmbiguousError(
+                said_message("same_bet_again", n=n, said=_said_call(before)),
+                [" ; ".join(p.notation() for _, p in placed), " ; ".join([both, *rest])],
+                column=after.start,
+            )
         try:
             words = before.words + after.words
             again_draft = replace(before, nums=after.nums, start=after.start, words=words)
@@ -319,7 +328,6 @@ class Placing:
             again.recipe(self.house)
         except (AnnouncementError, ValueError):
             return
-        mine = next(p for d, p in placed if d is after)
         first = " ; ".join(p.notation() for d, p in placed if d is not after)
         other = PlacedCall(again, mine.unit, ()).notation()
         raise AmbiguousError(

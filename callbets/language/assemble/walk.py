@@ -87,6 +87,7 @@ class Assembler(AroundCalls, BareAmounts):
         """The neighbours words that, alone, name the voisins du zéro ("les voisins")."""
         self.serie_alone = roles.get("SERIE_ALONE", frozenset())
         """The serie words that, alone, name the tiers (Italian "la serie")."""
+        self.zero = roles.get("ZERO_WORDS", frozenset())
         self.centre_or_stake = roles.get("CENTRE_OR_STAKE", frozenset())
         """Stake words that also say "of" (French "de"): after the neighbours said alone,
         the number that follows may be their centre as well as the stake."""
@@ -369,6 +370,9 @@ class Assembler(AroundCalls, BareAmounts):
         if self.last_sep not in ("and", "comma") or not self.drafts or len(el.numbers) != 1:
             return None
         before = self.drafts[-1]
+        if before.head == "voisins" and not before.words[1:] and before.stake is None:
+            # "neighbours of zero and seventeen": the neighbours of 17 too, or its straight?
+            return before if self.zero & set(before.words[0].text.split()) else None
         if before.nums is None or len(before.nums.numbers) != 1 or before.words[1:]:
             return None
         neighbours_of = before.neighbours is not None and before.linked
