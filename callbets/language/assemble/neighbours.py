@@ -1,0 +1,134 @@
+"""The neighbours said after numbers or with a count: "17 et les voisins", "le 31 deux de
+chaque côté", "il 5 e i laterali, due per parte", and the numbers said together that may
+not be a list of centres.  One part of the
+:class:`~callbets.language.assemble.walk.Assembler` (a base class)."""
+
+from __future__ import annotations
+
+import itertools
+
+from ...errors import AmbiguousError
+from ...messages import said as message
+from ...roulette.house import House
+from ..transform import NeighboursEl, Nums, StakeEl, WordEl
+from .draft import Draft, one_number
+
+
+def _one_number_in_parts(a: int, b: int) -> bool:
+    """Whether two numbers said one after the other may be one number said in parts,
+    twice or the wrong way round: "uno nove" (19?), "dix dix-sept" (17 said again?),
+    "three thirty" or "deux vingt" (33, 22 the wrong way round?), "dix-sept sept"."""
+    return (
+        (a < 10 and b < 10 and a * 10 + b <= 36)
+        or (a % 10 == 0 and a < b < a + 10)
+        or (b % 10 == 0 and b >= 10 and 0 < a < 10 and a + b <= 36)
+        or (a > 10 and b < 10 and a % 10 == b)
+    )
+
+
+class NeighboursSaid:
+    """The Assembler's handling of the neighbours words."""
+
+    house: House
+    text: str
+    drafts: list[Draft]
+    current: Draft | None
+    last_sep: str | None
+    staked_upto: int
+    forward: StakeEl | None
+    juxtaposed: WordEl | None
+    alone: frozenset[str]
+
+    def _new(self, start: int) -> Draft:
+        raise NotImplementedError  # the Assembler's
+
+    def _ask_straight_then_voisins(self, el: NeighboursEl) -> None:
+        raise NotImplementedError  # the Assembler's
+
+    def _spoken_together(self, nums: Nums | None) -> bool:
+        """Several numbers with nothing between, as neighbours' centres, that may not be a
+        list: number words that group another way ("dix sept vingt": 17 and 20, or 10, 7
+        and 20?), a number said digit by digit ("uno nove": 1 and 9, or 19?), one heard in
+        two parts ("dix dix-sept": 10 and 17, or 17 said again?) or a count out of place
+        ("28 2 et les voisins").  Others are a list, as a recogniser writes "9, 14 and
+        the neighbours": "nine fourteen and the neighbours"."""
+        if nums is None or len(nums.numbers) < 2:
+            return False
+        if len(self.text[nums.start : nums.end].split()) != len(nums.numbers):
+            return True  # a number of several words ("dix sept vingt": 17, 20 or 10, 7, 20?)
+        pairs = itertools.pairwise(nums.numbers)
+        return any(_one_number_in_parts(a, b) for a, b in pairs) or (
+            nums.numbers[-1] <= self.house.neighbours_max
+        )
+
+    def _neighbours(self, el: NeighboursEl) -> None:
+        run = self._number_run()
+        if run:
+            self._bind_run(run, el)
+            return
+        self._ask_straight_then_voisins(el)
+        cur = self.current
+        if cur is not None and cur.is_bare and not el.text and one_number(cur):
+            # "le 31 deux de chaque côté", "1 and 20 one either side": no other reading,
+            # but "17 and two two either side" is a number said twice: ask
+            if cur.nums is not None and cur.nums.numbers == (el.count,):
+                raise AmbiguousError(message("count_twice", count=el.count), [], column=el.start)
+            self.current = None
+            self._bind_run(self._number_run(cur.sep_before) or [cur], el)
+            return
+        # "il 5 e i laterali due per parte", "le 17 et ses voisins, 3 de chaque côté": a
+        # count of either side names how many neighbours the call before has
+        before = cur or (self.drafts[-1] if self.last_sep == "comma" and self.drafts else None)
+        if (
+            before is not None
+            and before.neighbours is not None
+            and not el.text
+            and not before.neighbours.count
+        ):
+            before.neighbours = NeighboursEl(
+                el.count, before.neighbours.start, before.neighbours.text
+            )
+            return
+        if cur is not None and cur.is_bare:
+            nums = "/".join(map(str, cur.nums.numbers))  # type: ignore[union-attr]
+            raise AmbiguousError(
+                message("neighbours_or_voisins", said=nums),
+                [f"neighbours {nums} x{self.house.piece_value}",
+                 f"straight {nums} x{self.house.piece_value} ; voisins x{self.house.piece_value}"],
+                column=el.start,
+            )  # fmt: skip
+        if cur is not None and self.juxtaposed is None:
+            self.juxtaposed = WordEl("neighbours", el.text, el.start)
+        draft = self._new(el.start)
+        draft.neighbours, draft.alone = el, el.text in self.alone
+
+    def _bind_run(self, run: list[Draft], el: NeighboursEl) -> None:
+        """Numbers said before "et les voisins" become the neighbours' centres."""
+        centres = tuple(n for d in run for n in d.nums.numbers)  # type: ignore[union-attr]
+        # "17 20 et les voisins", "dix dix sept et les voisins": two centres, or one
+        # number heard twice or in two parts?  Only a separator makes a list clear.
+        together = next((d for d in run if self._spoken_together(d.nums)), None)
+        if together is not None:
+            said = " ".join(map(str, together.nums.numbers))  # type: ignore[union-attr]
+            raise AmbiguousError(
+                message("neighbours_heard_twice", said=said), [], column=together.start
+            )
+        stake, sep = run[0].stake, run[0].sep_before
+        del self.drafts[-len(run) :]
+        draft = self._new(run[0].start)
+        draft.neighbours, draft.centres, draft.stake, draft.sep_before = el, centres, stake, sep
+
+    def _number_run(self, sep: str | None = None) -> list[Draft]:
+        """The bare-number calls just before "et les voisins" / "avec les voisins" (or
+        before "two either side", which follows its number with ``sep`` before it)."""
+        sep = sep or self.last_sep
+        if self.current is not None or sep not in ("and", "with"):
+            return []
+        run: list[Draft] = []
+        for draft in reversed(self.drafts[self.staked_upto :]):
+            if not draft.is_bare or draft.stake is not self.forward:
+                break
+            run.insert(0, draft)
+            if draft.sep_before not in ("and", "comma"):
+                break
+        return run
