@@ -78,8 +78,7 @@ DISAGREES = {
     "el diecisiete con sus vecinos",
     "Pleno al 23.",
     "Vecinos del cero, por favor.",
-    # set11 and set12: no stake (one piece); a plural position word read as the word
-    "Los plenos del 17 a 5",
+    # set11 and set12: no stake (one piece)
     "Vecinos del cero",
     "el diecisiete y sus vecinos por favor",
     "Tercio, por favor",

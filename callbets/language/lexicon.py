@@ -25,7 +25,8 @@ Naming conventions (documented in ``grammar/README.md``):
   ``ONE_PIECE`` the words for "each" that are also one piece where a bet begins, before
   its "on" (English "a chip on 13", but "5 a chip"); ``ONE_NEIGHBOUR`` the neighbours
   words that name one, counted one by an article that also says "one" before them
-  (English "a neighbour each side").  They
+  (English "a neighbour each side"); ``PLURAL_STRAIGHT`` the plural straight-up words,
+  asked about when said of one number ("le 17 les pleins": rules.md 3.10).  They
   are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
   stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
@@ -70,6 +71,7 @@ TEXT_ROLES = (
     "EACH_OR_ONE",
     "ONE_PIECE",
     "ONE_NEIGHBOUR",
+    "PLURAL_STRAIGHT",
 )
 ZERO_WORDS = "ZERO_WORDS"
 """A role made from the number words worth 0, not written in a grammar."""

@@ -181,6 +181,9 @@ class Walked:
     questions: list[Question]
     repeats: list[tuple[Draft, Draft]]
     """(call on one number, the bare number said after it): asked about at the end."""
+    pleins: frozenset[str] = frozenset()
+    """The plural straight-up words ("les pleins"): said of one number, they may mean the
+    number and its splits (rules.md 3.10), so that is asked."""
 
 
 def group_key(draft: Draft) -> int:

@@ -32,6 +32,7 @@ class Placing:
         self.checks = walked.checks
         self.questions = walked.questions
         self.repeats = walked.repeats
+        self.pleins = walked.pleins
 
     def announcement(self) -> Announcement:
         """The calls with their stakes, once every element is fed.
@@ -71,7 +72,28 @@ class Placing:
             self._ask_finales_pair(draft, placed)
         self._ask_named_pairs(placed)
         self._ask_said_twice(placed)
+        self._ask_les_pleins(placed)
         return Announcement(self.text, tuple(p for _, p in placed))
+
+    def _ask_les_pleins(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
+        """ "le 17 les pleins", "los plenos del 17": a plural straight-up word said of one
+        number may be the number and its splits (rules.md 3.10: no source fixes it).  Ask;
+        of several numbers ("les pleins 17 et 20") it is their straight-ups."""
+        for d, p in placed:
+            word = next((w for w in d.words if w.text in self.pleins), None)
+            if word is None or p.call.name != "straight":
+                continue
+            key = group_key(d)
+            if sum(q.call.name == "straight" for e, q in placed if group_key(e) == key) > 1:
+                continue
+            n = p.call.numbers[0]
+            splits = PlacedCall(Call("with_splits", (n,)), p.unit, ()).notation()
+            rest = [q.notation() for e, q in placed if e is not d]
+            raise AmbiguousError(
+                said_message("les_pleins", word=word.text, n=n),
+                [" ; ".join(q.notation() for _, q in placed), " ; ".join([splits, *rest])],
+                column=word.start,
+            )
 
     def _stake_of_the_call_before(self) -> None:
         """ "voisins à 5 et le tiers aussi": the tiers at 5 a piece.  Only a stake per

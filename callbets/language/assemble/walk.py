@@ -76,6 +76,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         self.serie_alone = roles.get("SERIE_ALONE", frozenset())
         """The serie words that, alone, name the tiers (Italian "la serie")."""
         self.zero = roles.get("ZERO_WORDS", frozenset())
+        self.pleins = roles.get("PLURAL_STRAIGHT", frozenset())
         self.centre_or_stake = roles.get("CENTRE_OR_STAKE", frozenset())
         """Stake words that also say "of" (French "de"): after the neighbours said alone,
         the number that follows may be their centre as well as the stake."""
@@ -494,7 +495,6 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
 
         :raises AnnouncementError: an illegal or unclear bet or stake.
         """
-        walked = Walked(
-            self.house, self.text, self.drafts, self.checks, self.questions, self.repeats
-        )
+        walked = Walked(self.house, self.text, self.drafts, self.checks, self.questions,
+                        self.repeats, self.pleins)  # fmt: skip
         return Placing(walked).announcement()
