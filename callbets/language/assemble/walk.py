@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -164,6 +165,10 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
                 message("too_many_bets", count=len(self.drafts), most=MAX_CALLS),
                 column=self.drafts[MAX_CALLS].start,
             )
+        self._refuse_forward_unused()
+
+    def _refuse_forward_unused(self) -> None:
+        """ "10 sur" with no bet after it ("pleno al 4 y 33 al a 5": the 33 would be lost)."""
         if self.forward is not None and not any(d.stake is self.forward for d in self.drafts):
             raise StakeError(
                 message("forward_of_which", word=self.forward.text), column=self.forward.start
@@ -262,6 +267,8 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         if cur is None and self._more_neighbours():
             self.link, self.link_target = el, self.drafts[-1]
             return
+        if cur is None and el.kind == "on" and el.amount is None and self._more_straights():
+            return  # "plenos al 4 y al 16": the "on" said again, as "plenos al 4 y 16"
         free = cur is not None and cur.nums is None and not cur.centres and cur.range is None
         if (
             free
@@ -284,6 +291,16 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         before = self.drafts[-1]
         listed = before.neighbours is not None or before.head in LISTS
         return listed and before.linked and before.stake is self.forward
+
+    def _more_straights(self) -> bool:
+        """ "pleno al 4 y al 16", "plenos al 4, al 16 y al 33": "on" after "and" or a comma,
+        when the call before is a straight-up its own "on" linked to its number, adds a
+        straight-up to the list."""
+        if self.last_sep not in ("and", "comma"):
+            return False
+        listed = list(itertools.takewhile(lambda d: d.is_bare, reversed(self.drafts)))
+        first = self.drafts[-1 - len(listed)] if len(listed) < len(self.drafts) else None
+        return first is not None and first.head == "straight" and first.linked
 
     def _numbers(self, el: Nums) -> None:
         if self.link is not None and el.numbers[:2] == (0, 0) and len(el.numbers) > 2:
@@ -390,6 +407,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         if el.kind == "forward" or el.lead:
             self.forward, self.current = el, None
             return
+        self._refuse_forward_unused()
         targets = [d for d in self.drafts[self.staked_upto :] if d.stake is None]
         if not targets:
             self._stake_again(el)
