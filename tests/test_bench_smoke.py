@@ -78,6 +78,21 @@ DISAGREES = {
     "el diecisiete con sus vecinos",
     "Pleno al 23.",
     "Vecinos del cero, por favor.",
+    # set13 (aimed at guesses): two straight-ups with no stake; a correction after the
+    # last stake corrects that stake; Italian "la serie" alone is the tiers (the Venice
+    # booklet); "one" is the number 1; Spanish "veinte y dos" is 22, "diez y siete" 10 and
+    # 7 (Spanish writes 17 "diecisiete")
+    "le dix sept et trois",
+    "Il 17 e 3",
+    "17 and 3",
+    "el diecisiete y tres",
+    "vicini dello zero da due serie da due anzi da tre",
+    "voisins by two tiers by two sorry by three",
+    "vecinos a dos tercio a dos no a tres",
+    "serie da cinque",
+    "orphans by two and one by three",
+    "pleno veinte y dos",
+    "diez y siete y los vecinos",
     # set11 and set12: no stake (one piece)
     "Vecinos del cero",
     "el diecisiete y sus vecinos por favor",
@@ -119,8 +134,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
             exact[older] += result == "exact"
             total[older] += 1
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 to set12 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
-    assert total[False] >= 2670 and exact[False] / total[False] > 0.93
+    # set5 to set13 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 2910 and exact[False] / total[False] > 0.93
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
