@@ -23,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -111,7 +112,8 @@ WORKER = """
 import contextlib, json, sys, time
 from callbets import AnnouncementError, parse
 from callbets.language import parse as parse_module
-texts = json.loads(sys.argv[1])
+with open(sys.argv[1], encoding="utf-8") as said:
+    texts = json.load(said)
 def one(lang):
     kept = getattr(parse_module, "_parse_cached", None)
     if kept is not None:
@@ -152,9 +154,12 @@ def compare(other: Path, rounds: int) -> None:
     """Take turns between this checkout and ``other`` (the first to go alternates), on
     this checkout's announcements; print medians and the median of the paired ratios."""
     texts = announcements(other)
+    # a file: the announcements outgrew one argument (128 KB)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as kept:
+        json.dump(texts, kept)
     workers = {
         name: subprocess.Popen(
-            [sys.executable, "-c", WORKER, json.dumps(texts)],
+            [sys.executable, "-c", WORKER, kept.name],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -165,6 +170,7 @@ def compare(other: Path, rounds: int) -> None:
     }
     for worker in workers.values():
         assert worker.stdout is not None and worker.stdout.readline().strip() == "ready"
+    os.unlink(kept.name)  # both have read it
     seen: dict[tuple[str, str, str], list[float]] = {}
     for n in range(rounds):
         order = [("other", other), ("this", ROOT)][:: 1 if n % 2 == 0 else -1]
