@@ -147,9 +147,6 @@ LESS_COMMON = {
          "«5 8» senza niente in mezzo: cavallo 5/8, o un pieno su ciascuno? "
          "Dite il nome («cavallo 5/8») o «e» tra i due"),
         ("serie quattro sette", "no_serie", "«serie 4/7» non esiste (serie 5/8 o 0/2/3)"),
-        ("finali otto e nove da cinque", "finales_plein_or_cheval",
-         "finali 8 e 9: due finali in pieno, o la finale 8/9 a cavallo? "
-         "Dite «in pieno» o «a cavallo»"),
         ("serie 5/8 da 5 5 e zero spiel da 10", "after_stake",
          "«5» subito dopo la posta: una puntata sul 5, o la posta detta due volte? "
          "Dite «e» prima di un'altra puntata"),
@@ -179,9 +176,6 @@ LESS_COMMON = {
         ("vecinos por 45", "piece_or_total", "«por 45»: ¿45 por ficha, o 45 en total?"),
         ("tercio a 12", "tiers_twelve",
          "«a 12»: ¿el tercio a 12 la ficha, o el tercio en pleno (sus 12 números a pleno)?"),
-        ("finales ocho y nueve a cinco", "finales_plein_or_cheval",
-         "finales 8 y 9: ¿dos finales en pleno, o el final 8/9 a caballo? "
-         "Diga «en pleno» o «a caballo»"),
     ],
 }  # fmt: skip
 """Less common refusals, each as the table hears it: its key and its message."""

@@ -68,8 +68,6 @@ class Placing:
         self._ask_unstaked_tail(placed)
         self._ask_unstaked_before(placed)
         self._ask_trailing_number(placed)
-        for draft in self.drafts:
-            self._ask_finales_pair(draft, placed)
         self._ask_named_pairs(placed)
         self._ask_said_twice(placed)
         self._ask_les_pleins(placed)
@@ -143,25 +141,6 @@ class Placing:
                 [" ; ".join(q.notation() for q in other), " ; ".join(q.notation() for q in calls)],
                 column=draft.start,
             )
-
-    def _ask_finales_pair(self, draft: Draft, placed: list[tuple[Draft, PlacedCall]]) -> None:
-        """ "finals eight and nine": the finales 8 and 9 en plein, or the finale 8/9 à cheval?"""
-        if draft.head != "finales" or "straight" in draft.concepts or len(draft.more) != 1:
-            return
-        mine = [p for d, p in placed if d is draft]
-        digits = sorted(n for p in mine for n in p.call.numbers)
-        if len(mine) != 2 or len(digits) != 2 or digits[1] - digits[0] not in (1, 3):
-            return
-        cheval = Call("finale_cheval", (digits[0], digits[1]))
-        try:
-            cheval.recipe(self.house)
-        except IllegalBetError:
-            return
-        raise AmbiguousError(
-            said_message("finales_plein_or_cheval", a=digits[0], b=digits[1]),
-            [" ; ".join(p.notation() for p in mine), f"{cheval.notation()} x{mine[0].unit}"],
-            column=draft.start,
-        )
 
     def _said_again(self) -> list[Draft]:
         """Numbers or positions said after a called bet that are exactly its chips
@@ -515,10 +494,12 @@ def _position(draft: Draft) -> tuple[int, ...]:
 
 
 def draft_finales_pair(draft: Draft) -> bool:
-    """ "finals eight nine": the plural and two digits with nothing between."""
+    """ "finals eight nine": the plural and two digits with nothing between (written with
+    a slash, "les finales 3/6" is the finale à cheval, as rules.md names it)."""
     plain = not set(draft.concepts) & {"straight", "split", "horizontal", "vertical"}
     nums = draft.nums.numbers if draft.nums is not None else ()
-    return draft.head == "finales" and plain and len(nums) == 2 and not draft.more
+    slashed = draft.nums is not None and draft.nums.slashed
+    return draft.head == "finales" and plain and len(nums) == 2 and not draft.more and not slashed
 
 
 def _notation(calls: list[Call], units: list[int]) -> str:
