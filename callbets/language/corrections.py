@@ -16,8 +16,8 @@ corrects.  The rules are the same in every language and never guess:
 * a **bet** (a bet word, with its numbers and stake) replaces what was said before, when
   that was one call with nothing joined to it, and carries its own stake or none was
   said;
-* an "of" said again before the numbers ("finales del 3, perdón, del 8") is the one said
-  before them;
+* an "of" or "on" said again before the numbers ("finales del 3, perdón, del 8",
+  "pleno al ocho, no, al once") is the one said before them;
 * a correction at the start corrects nothing and is dropped ("Pardon, les voisins à 5");
   one with nothing after it, or that none of the rules places, is asked: "say the whole
   bet again".
@@ -41,6 +41,8 @@ AMOUNTS = frozenset({"NUMBER", "AMOUNT", "MONEY"})
 STAKE_ENDS = frozenset({"EACH", "IN_ALL", "CURRENCY"})
 """Words that end a stake said as an amount first ("5 la pièce", "60 en tout")."""
 NUMBERS = frozenset({"NUMBER", "SLASH"})
+LINKS = frozenset({"OF", "ON"})
+"""Words that link a bet word to its numbers ("finales del 3", "pleno al 8")."""
 
 
 def corrected(toks: Sequence[Tok]) -> tuple[Tok, ...]:
@@ -64,9 +66,12 @@ def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[To
         return tuple(after)
     if not after:
         raise AmbiguousError(said("correction_nothing", word=marker.text), [], column=marker.start)
-    if after[0].type == "OF" and _number_group(after[1:]) and _of_before_numbers(before):
-        after = after[1:]  # "finales del 3, perdón, del 8": the same "of" said again
     stake = _stake_at_end(before)
+    bet = before[:stake] if stake is not None else before
+    if _number_group(after[1:]) and _link_before_numbers(bet, after[0].type):
+        # "finales del 3, perdón, del 8": the same "of" said again; as an article, it says
+        # the numbers after it are a position, not a stake
+        after, marker = after[1:], marker._replace(type=CORRECTION_POSITION)
     if _stake_length(after):
         if stake is None:
             raise _unclear(marker)
@@ -113,10 +118,13 @@ def _numbers(
     raise _unclear(marker)
 
 
-def _of_before_numbers(before: Sequence[Tok]) -> bool:
-    """Whether the last numbers said were said after an "of" ("finales del 3")."""
+def _link_before_numbers(before: Sequence[Tok], link: str) -> bool:
+    """Whether the last numbers said were said after the same "of" or "on" as ``link``
+    ("finales del 3", "pleno al 8": "…, perdón, del 8", "…, no, al 11")."""
+    if link not in LINKS:
+        return False
     position = _last_group(before)
-    return position is not None and position[0] > 0 and before[position[0] - 1].type == "OF"
+    return position is not None and position[0] > 0 and before[position[0] - 1].type == link
 
 
 def _count(toks: Sequence[Tok]) -> int:
