@@ -30,16 +30,13 @@ from collections.abc import Sequence
 from ..errors import AmbiguousError, StakeError, UnrecognizedError
 from ..messages import said as message
 from ..roulette.layout import from_pair
+from .kinds import LINKS, NUMBERISH, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is_number
 from .lexicon import ARTICLE, BOTH, MONEY_WORD, Lexicon, Tok
 
 MAX_AMOUNT = 1_000_000
 """The largest amount a number word or a digit run may say; the table's limits are far
 below, and a larger number is a mistake, not a stake."""
 
-SEPARATORS = frozenset({"AND", "COMMA", "WITH"})
-LINKS = frozenset({"OF", "ON"})
-"""Words that link what comes before them to what comes after."""
-NUMBERISH = frozenset({"NUMBER", "DIGITS", "MONEY", "AMOUNT"})
 
 RANGES: dict[tuple[int, int], str] = {
     (1, 18): "low",
@@ -64,12 +61,6 @@ PREFIX_TOO = frozenset({"IN_ALL"})
 """Markers that may also come before their amount ("in tutto 60"): then they retype nothing."""
 
 
-def _is_number(tok: Tok) -> bool:
-    return tok.value is not None
-
-
-STAKE_PREFIXES = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX"})
-STAKE_WORDS = STAKE_PREFIXES | {"EACH", "IN_ALL"}
 
 
 def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexicon) -> list[Tok]:
@@ -108,7 +99,7 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         if nxt is None:
             raise UnrecognizedError(message("stops_after", word=tok.text), column=tok.start)
-        if not (_is_number(nxt) or nxt.type in introduced or nxt.type == ARTICLE):
+        if not (is_number(nxt) or nxt.type in introduced or nxt.type == ARTICLE):
             raise UnrecognizedError(
                 message("word_missing", word=tok.text, next=nxt.text), column=nxt.start
             )
@@ -116,7 +107,7 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
         staked = _amount_before(toks, i)  # "par cinq les voisins": the stake said first
         if (
             prev is not None
-            and _is_number(prev)
+            and is_number(prev)
             and nxt.type in ("NEIGHBOURS", "SIDES")
             and not staked
         ):
@@ -143,7 +134,7 @@ def _article_after_correction(toks: list[Tok], lexicon: Lexicon) -> list[Tok]:
         j = i - 1
         while j >= 0 and toks[j].type == "COMMA":
             j -= 1
-        if j >= 0 and toks[j].type == "CORRECTION" and _is_number(toks[i + 1]):
+        if j >= 0 and toks[j].type == "CORRECTION" and is_number(toks[i + 1]):
             out[j] = toks[j]._replace(type=CORRECTION_POSITION)
     return out
 
@@ -166,14 +157,14 @@ def _indefinite(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
     prev = toks[i - 1] if i else None
     joined = i >= 2 and prev is not None and prev.text in lexicon.joins.get("JOIN_TENS", {})
     ends_a_number = joined and _a_ten(toks[i - 2])  # "vingt et un"
-    if prev is not None and _is_number(prev):
+    if prev is not None and is_number(prev):
         return tok
     position, after = toks[i + 1], toks[i + 2]
     if position.type not in POSITION_WORDS:
         return tok
     if after.type in LINKS and i + 3 < len(toks):
         after = toks[i + 3]
-    if not _is_number(after):
+    if not is_number(after):
         return tok
     if ends_a_number:  # "à vingt et un cheval 8/11": 21, or 20 and a split?
         ten = toks[i - 2]
@@ -206,7 +197,7 @@ def _each_or_one(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
     prev, nxt = (toks[i - 1] if i else None), toks[i + 1]
     if prev is not None and prev.type not in SEPARATORS:
         return tok
-    if _is_number(nxt):
+    if is_number(nxt):
         return tok
     if nxt.type in STAKE_WORDS and prev is not None:  # "orfanelli, l'uno da 5"
         said = f"{tok.text} {nxt.text}"
@@ -222,7 +213,7 @@ def _one_piece(toks: Sequence[Tok], i: int) -> Tok:
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None or nxt.type not in ("ON", "EACH"):
         return tok
-    if prev is not None and (_is_number(prev) or prev.type in STAKE_WORDS | {"CURRENCY"}):
+    if prev is not None and (is_number(prev) or prev.type in STAKE_WORDS | {"CURRENCY"}):
         return tok  # "5 a chip", "five quid a piece": the amount's "each"
     return tok._replace(type=ONE_PIECE)  # a count of 1 once the numbers are read (_typed)
 
@@ -230,7 +221,7 @@ def _one_piece(toks: Sequence[Tok], i: int) -> Tok:
 def _amount_before(toks: Sequence[Tok], i: int) -> bool:
     """The numbers just before ``toks[i]`` follow a stake word: an amount ("par cinq")."""
     j = i - 1
-    while j >= 0 and _is_number(toks[j]):
+    while j >= 0 and is_number(toks[j]):
         j -= 1
     return j < i - 1 and j >= 0 and toks[j].type in STAKE_PREFIXES
 
@@ -244,7 +235,7 @@ def _each_as_both(toks: Sequence[Tok], i: int) -> Tok:
     prev = toks[i - 1] if i else None
     if tok.type != "EACH" or nxt is None or nxt.type not in STAKE_PREFIXES:
         return tok
-    if prev is None or _is_number(prev):
+    if prev is None or is_number(prev):
         return tok
     return tok._replace(type=BOTH)
 
@@ -275,7 +266,7 @@ def _a_neighbour(toks: Sequence[Tok], i: int, one: frozenset[str] | tuple[()]) -
 def _both_before_stake(toks: Sequence[Tok], i: int) -> None:
     """ "tous les deux à 5": "both" qualifies the stake after it, and nothing else."""
     j = i + 1
-    while j < len(toks) and _is_number(toks[j]):
+    while j < len(toks) and is_number(toks[j]):
         j += 1
     after = toks[j] if j < len(toks) else None
     amount = j > i + 1 and after is not None and after.type in ("EACH", "IN_ALL", "CURRENCY")
@@ -295,12 +286,12 @@ def _between_numbers(toks: Sequence[Tok], i: int) -> bool:
     if not (
         toks[i].type == ARTICLE
         and 0 < i < len(toks) - 1
-        and _is_number(toks[i - 1])
-        and _is_number(toks[i + 1])
+        and is_number(toks[i - 1])
+        and is_number(toks[i + 1])
     ):
         return False
     j = i - 1
-    while j > 0 and _is_number(toks[j - 1]):
+    while j > 0 and is_number(toks[j - 1]):
         j -= 1
     if j == 0 or toks[j - 1].type not in (ARTICLE, *STAKE_PREFIXES):
         raise UnrecognizedError(
@@ -316,7 +307,7 @@ def _as_comma(tok: Tok) -> Tok:
 def _singular_before_count(toks: Sequence[Tok], i: int) -> None:
     """ "la cinq pièce": a singular article before a count of pieces is out of place."""
     j = i + 1
-    while j < len(toks) and _is_number(toks[j]):
+    while j < len(toks) and is_number(toks[j]):
         j += 1
     if j > i + 1 and j < len(toks) and toks[j].type == "PIECES":
         raise UnrecognizedError(
@@ -326,7 +317,7 @@ def _singular_before_count(toks: Sequence[Tok], i: int) -> None:
 
 def _plural_before_number(toks: Sequence[Tok], i: int) -> None:
     j = i + 1
-    while j < len(toks) and (_is_number(toks[j]) or toks[j].type.startswith("JOIN")):
+    while j < len(toks) and (is_number(toks[j]) or toks[j].type.startswith("JOIN")):
         j += 1
     if j == i + 1:
         return
@@ -445,7 +436,7 @@ def _from_first(toks: list[Tok], i: int, out: list[Tok]) -> Tok:
     tok = toks[i]
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     after_position = bool(out) and out[-1].type in ("STREET", "SIXLINE")
-    if tok.type == "RANGE_FROM" and after_position and nxt is not None and _is_number(nxt):
+    if tok.type == "RANGE_FROM" and after_position and nxt is not None and is_number(nxt):
         return tok._replace(type="OF")
     return tok
 

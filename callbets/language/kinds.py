@@ -1,0 +1,18 @@
+"""Kinds of tokens, by terminal name, that the passes over the tokens share
+(:mod:`callbets.language.tokens`, :mod:`callbets.language.ranges`)."""
+
+from __future__ import annotations
+
+from .lexicon import Tok
+
+SEPARATORS = frozenset({"AND", "COMMA", "WITH"})
+LINKS = frozenset({"OF", "ON"})
+"""Words that link what comes before them to what comes after."""
+NUMBERISH = frozenset({"NUMBER", "DIGITS", "MONEY", "AMOUNT"})
+STAKE_PREFIXES = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX"})
+STAKE_WORDS = STAKE_PREFIXES | {"EACH", "IN_ALL"}
+
+
+def is_number(tok: Tok) -> bool:
+    """Whether a token says a number (a number word, digits, a number grouped)."""
+    return tok.value is not None
