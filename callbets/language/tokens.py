@@ -12,10 +12,7 @@ the role words a language lists (``RANGE_FROM``, ``RANGE_TO``), never by a word.
 * **Separators** stand between two things.  One at the start ("et les voisins") or the
   end ("tiers et") means the announcement was cut: refused, never read without it.
   Commas at either end are only punctuation ("Pour moi, voisins à 5").
-* **Ranges**: ``de 1 à 18``, ``1 to 18``, ``1-18`` name manque, passe or a dozen.  Where
-  the language's "to" is also a stake word (French "à") and no "from" is said, ``1 à 18``
-  may be the 1 at 18 a piece, and is asked about.  Between other numbers, a "to" that is
-  only a range word joins the numbers of one position ("street 28 to 30" is 28/30).
+* **Ranges** (``de 1 à 18``, ``1 to 18``): :mod:`callbets.language.ranges`.
 * **Amounts and counts**: a number with a currency is ``MONEY`` ("5 euros", "£5"); a
   number before ``PIECES`` is a ``PIECE_COUNT`` ("9 pièces"); before ``EACH``,
   ``IN_ALL`` or ``ON`` it is an ``AMOUNT`` ("5 la pièce", "45 au total", "10 sur");
@@ -29,23 +26,14 @@ from collections.abc import Sequence
 
 from ..errors import AmbiguousError, StakeError, UnrecognizedError
 from ..messages import said as message
-from ..roulette.layout import from_pair
 from .kinds import LINKS, NUMBERISH, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is_number
 from .lexicon import ARTICLE, BOTH, MONEY_WORD, Lexicon, Tok
+from .ranges import ranges
 
 MAX_AMOUNT = 1_000_000
 """The largest amount a number word or a digit run may say; the table's limits are far
 below, and a larger number is a mistake, not a stake."""
 
-
-RANGES: dict[tuple[int, int], str] = {
-    (1, 18): "low",
-    (19, 36): "high",
-    (1, 12): "dozen 1",
-    (13, 24): "dozen 2",
-    (25, 36): "dozen 3",
-}
-"""Runs of numbers that name an outside bet, and that bet in notation."""
 
 RETYPE_BEFORE = {
     "EACH": "AMOUNT",
@@ -59,8 +47,6 @@ RETYPE_BEFORE = {
 
 PREFIX_TOO = frozenset({"IN_ALL"})
 """Markers that may also come before their amount ("in tutto 60"): then they retype nothing."""
-
-
 
 
 def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexicon) -> list[Tok]:
@@ -356,7 +342,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
         if t.value is not None and t.value > MAX_AMOUNT:
             most = f"{MAX_AMOUNT:,}".replace(",", " ")
             raise StakeError(message("stake_too_big", value=t.value, most=most), column=t.start)
-    out = _ranges(out, lexicon, piece_value)
+    out = ranges(out, lexicon, piece_value)
     out = _of_pieces(_merge(out))
     out = _retype(out)
     out = _with_amount(_leading_on(_trim_commas(out)))
@@ -400,97 +386,6 @@ def _trim_commas(toks: list[Tok]) -> list[Tok]:
     while end > start and toks[end - 1].type == "COMMA":
         end -= 1
     return toks[start:end]
-
-
-def _role(tok: Tok | None, lexicon: Lexicon, role: str) -> bool:
-    return tok is not None and (tok.type == role or tok.text in lexicon.roles.get(role, ()))
-
-
-def _ranges(toks: list[Tok], lexicon: Lexicon, piece_value: int) -> list[Tok]:
-    out: list[Tok] = []
-    i = 0
-    while i < len(toks):
-        found = _range_at(toks, i, lexicon, piece_value)
-        if found is None:
-            out.append(_from_first(toks, i, out))
-            i += 1
-            continue
-        tok, used = found
-        if tok.type == "SLASH":  # "sestina dal 19 al 24": the numbers of one position
-            if out and _role(out[-1], lexicon, "RANGE_FROM"):
-                out.pop()
-            out.extend((toks[i], tok))
-            i += 2
-            continue
-        if out and _role(out[-1], lexicon, "RANGE_FROM"):
-            tok = tok._replace(start=out.pop().start)
-        out.append(tok)
-        i += used
-    return out
-
-
-def _from_first(toks: list[Tok], i: int, out: list[Tok]) -> Tok:
-    """ "terzina dal 4", "sestina dal 25": a "from" word with no "to" after, between a
-    street or six-line word and a number, says where it starts: an "of" ("terzina del
-    4")."""
-    tok = toks[i]
-    nxt = toks[i + 1] if i + 1 < len(toks) else None
-    after_position = bool(out) and out[-1].type in ("STREET", "SIXLINE")
-    if tok.type == "RANGE_FROM" and after_position and nxt is not None and is_number(nxt):
-        return tok._replace(type="OF")
-    return tok
-
-
-_PAIRED_WORDS = frozenset({"SPLIT", "STREET", "CORNER", "SIXLINE"})
-"""Position words that may be followed by their first and last numbers."""
-_STAKE_WORDS = STAKE_WORDS | {"EQUALS", "CURRENCY"}
-"""Words that make a number after them (or before them) a stake."""
-
-
-def _position_named(toks: list[Tok], i: int, lexicon: Lexicon, pair: tuple[int, int]) -> bool:
-    """ "le carré 8 à 12", "sixain de 13 à 18": a position word, then the first and last
-    numbers of a position (whose kind the word must then match)."""
-    j = i - 1
-    if j >= 0 and _role(toks[j], lexicon, "RANGE_FROM"):
-        j -= 1
-    return j >= 0 and toks[j].type in _PAIRED_WORDS and from_pair(*pair) is not None
-
-
-def _range_at(
-    toks: list[Tok], i: int, lexicon: Lexicon, piece_value: int
-) -> tuple[Tok, int] | None:
-    """A RANGE token for "1 to 18" or "1-18" starting at toks[i], and the tokens it uses."""
-    if i + 2 >= len(toks) or toks[i].type != "NUMBER" or toks[i + 2].type != "NUMBER":
-        return None
-    low, link, high = toks[i], toks[i + 1], toks[i + 2]
-    pair = (low.value or 0, high.value or 0)
-    if pair not in RANGES:
-        if link.type == "RANGE_TO":  # "street 28 to 30": the numbers of one position
-            return link._replace(type="SLASH"), 1
-        if _role(link, lexicon, "RANGE_TO") and _position_named(toks, i, lexicon, pair):
-            if not any(t.type in _STAKE_WORDS for t in toks[i + 3 :]):
-                said = f"{low.text} {link.text} {high.text}"  # "transversale 13 à 15": 13 at 15?
-                raise AmbiguousError(
-                    message("position_or_stake", said=said, low=low.value, high=high.value),
-                    [],
-                    column=low.start,
-                )
-            return link._replace(type="SLASH"), 1  # "le carré 8 à 12 à 5"
-        return None
-    if link.type == "SLASH":
-        if from_pair(*pair) is not None:  # never: no range is a position
-            return None
-    elif not _role(link, lexicon, "RANGE_TO"):
-        return None
-    elif link.type != "RANGE_TO" and not _role(toks[i - 1] if i else None, lexicon, "RANGE_FROM"):
-        said = f"{low.text} {link.text} {high.text}"
-        raise AmbiguousError(
-            message("range_or_stake", said=said, low=low.value, high=high.value),
-            [f"{RANGES[pair]} x{piece_value}", f"straight {low.value} x{high.value}"],
-            column=low.start,
-        )
-    text = f"{low.text} {link.text} {high.text}"
-    return Tok("RANGE", text, low.start, high.end, pair[0] * 100 + pair[1]), 3
 
 
 def _prefix_sign(toks: list[Tok], i: int) -> bool:
