@@ -26,7 +26,9 @@ Naming conventions (documented in ``grammar/README.md``):
   its "on" (English "a chip on 13", but "5 a chip"); ``ONE_NEIGHBOUR`` the neighbours
   words that name one, counted one by an article that also says "one" before them
   (English "a neighbour each side"); ``PLURAL_STRAIGHT`` the plural straight-up words,
-  asked about when said of one number ("le 17 les pleins": rules.md 3.10).  They
+  asked about when said of one number ("le 17 les pleins": rules.md 3.10);
+  ``PHRASAL_ON`` the "on" words a verb leaves after a bet ("put the voisins on for 45").
+  They
   are roles, read by their text: a role word keeps the terminal it has elsewhere ("à"
   stays a stake word), and one that has none becomes a token of the role (English "to").
 * ``%ignore``-d terminals (politeness) are dropped; ``ARTICLE`` tokens are kept for
@@ -72,6 +74,7 @@ TEXT_ROLES = (
     "ONE_PIECE",
     "ONE_NEIGHBOUR",
     "PLURAL_STRAIGHT",
+    "PHRASAL_ON",
 )
 ZERO_WORDS = "ZERO_WORDS"
 """A role made from the number words worth 0, not written in a grammar."""

@@ -345,9 +345,23 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     out = ranges(out, lexicon, piece_value)
     out = _of_pieces(_merge(out))
     out = _retype(out)
-    out = _with_amount(_leading_on(_trim_commas(out)))
+    phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
+    out = _with_amount(_leading_on(_phrasal_on(_trim_commas(out), phrasal)))
     _check_ends(out)
     return tuple(out)
+
+
+def _phrasal_on(toks: list[Tok], phrasal: frozenset[str]) -> list[Tok]:
+    """ "can you put the voisins on for 45", "voisins on, 5 each": an "on" (a
+    ``PHRASAL_ON`` role word) after a bet and right before its stake is the verb's ("put
+    … on"), not a link to numbers; after an amount it stays the stake's ("10 on red"),
+    and at the end the rest is missing."""
+    return [t for i, t in enumerate(toks) if not (
+        t.type == "ON" and t.text in phrasal and 0 < i < len(toks) - 1
+        and toks[i - 1].type not in NUMBERISH | SEPARATORS
+        and (toks[i + 1].type in STAKE_PREFIXES or (
+            toks[i + 1].type == "COMMA" and i + 2 < len(toks)
+            and toks[i + 2].type in NUMBERISH)))]  # fmt: skip
 
 
 def _with_amount(toks: list[Tok]) -> list[Tok]:
