@@ -29,20 +29,17 @@ from collections.abc import Sequence
 
 from ..errors import AmbiguousError
 from ..messages import said
+from .kinds import LINKS, STAKE_PREFIXES
 from .lexicon import Tok
 from .tokens import CORRECTION_POSITION, POSITION_WORDS
 
 CORRECTION = "CORRECTION"
 MARKERS = frozenset({CORRECTION, CORRECTION_POSITION})
 SEPARATORS = frozenset({"COMMA", "AND"})
-STAKE_WORDS = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX"})
-"""Words that begin a stake ("à", "pour", Italian "per")."""
 AMOUNTS = frozenset({"NUMBER", "AMOUNT", "MONEY"})
 STAKE_ENDS = frozenset({"EACH", "IN_ALL", "CURRENCY"})
 """Words that end a stake said as an amount first ("5 la pièce", "60 en tout")."""
 NUMBERS = frozenset({"NUMBER", "SLASH"})
-LINKS = frozenset({"OF", "ON"})
-"""Words that link a bet word to its numbers ("finales del 3", "pleno al 8")."""
 
 
 def corrected(toks: Sequence[Tok]) -> tuple[Tok, ...]:
@@ -81,7 +78,7 @@ def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[To
         return _numbers(before, stake, after, group, marker)
     if _several_calls(before):
         raise _unclear(marker)  # which call of several does it replace?
-    if all(t.type in AMOUNTS | NUMBERS | SEPARATORS | STAKE_WORDS | STAKE_ENDS | MARKERS
+    if all(t.type in AMOUNTS | NUMBERS | SEPARATORS | STAKE_PREFIXES | STAKE_ENDS | MARKERS
            for t in after):  # fmt: skip
         raise _unclear(marker)  # no bet word: it cannot stand for the whole call
     if stake is not None and not any(_stake_length(after[i:]) for i in range(len(after))):
@@ -169,7 +166,7 @@ def _strip(toks: Sequence[Tok], trailing: bool) -> list[Tok]:
 
 def _stake_length(toks: Sequence[Tok]) -> int:
     """How many tokens of a stake begin ``toks`` (0: none)."""
-    if len(toks) >= 2 and toks[0].type in STAKE_WORDS and toks[1].type in AMOUNTS:
+    if len(toks) >= 2 and toks[0].type in STAKE_PREFIXES and toks[1].type in AMOUNTS:
         return 2 + (len(toks) > 2 and toks[2].type in STAKE_ENDS)
     if toks and toks[0].type in AMOUNTS and (toks[0].type == "MONEY" or (
             len(toks) > 1 and toks[1].type in STAKE_ENDS)):  # fmt: skip
@@ -207,6 +204,6 @@ def _last_group(toks: Sequence[Tok]) -> tuple[int, int] | None:
     start = end
     while start > 0 and toks[start - 1].type in NUMBERS:
         start -= 1
-    if start > 0 and toks[start - 1].type in STAKE_WORDS:
+    if start > 0 and toks[start - 1].type in STAKE_PREFIXES:
         return None
     return start, end

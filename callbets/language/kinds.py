@@ -1,5 +1,6 @@
 """Kinds of tokens, by terminal name, that the passes over the tokens share
-(:mod:`callbets.language.tokens`, :mod:`callbets.language.ranges`)."""
+(:mod:`callbets.language.tokens`, :mod:`callbets.language.ranges`,
+:mod:`callbets.language.corrections`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ LINKS = frozenset({"OF", "ON"})
 """Words that link what comes before them to what comes after."""
 NUMBERISH = frozenset({"NUMBER", "DIGITS", "MONEY", "AMOUNT"})
 STAKE_PREFIXES = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX"})
+"""Words that begin a stake ("à", "pour", Italian "per")."""
 STAKE_WORDS = STAKE_PREFIXES | {"EACH", "IN_ALL"}
 
 
