@@ -45,11 +45,11 @@ class BareAmounts:
         checks the bet's pieces and the value is the stake a piece, as "9 pièces à 5"."""
         targets = self._open_group() if self.drafts else ()
         if targets and self._one_piece_unstaked(targets):
-            self._stake(StakeEl("total", el.count * value.amount, el.text, el.start,
-                                value.end, together=True, counted=value.amount))  # fmt: skip
+            said = f"{el.text} {value.text}"
+            self._stake(StakeEl("total", el.count * value.amount, said, el.start, value.end,
+                                together=True, counted=value.amount))  # fmt: skip
             return
-        self._check(replace(el, text=el.text[: len(el.text) - len(value.text)].rstrip(),
-                            of=None))  # fmt: skip
+        self._check(replace(el, of=None))
         self._refuse_juxtaposed()
         self._stake(value)
 

@@ -29,7 +29,7 @@ def _counts_of_value(elements: list[Element]) -> list[Element]:
             and isinstance(before, PiecesEl)
             and before.of is None
         ):
-            out[-1] = replace(before, text=f"{before.text} {el.text}", of=el)
+            out[-1] = replace(before, of=el)
             continue
         out.append(el)
     return out
