@@ -267,6 +267,9 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         if cur is None and self._more_neighbours():
             self.link, self.link_target = el, self.drafts[-1]
             return
+        if cur is None and el.kind == "of" and self._call_said_again():
+            self.link, self.link_target = el, self._again(self.drafts[-1], el.start)
+            return
         if cur is None and el.kind == "on" and el.amount is None and self._more_straights():
             return  # "plenos al 4 y al 16": the "on" said again, as "plenos al 4 y 16"
         free = cur is not None and cur.nums is None and not cur.centres and cur.range is None
@@ -291,6 +294,21 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         before = self.drafts[-1]
         listed = before.neighbours is not None or before.head in LISTS
         return listed and before.linked and before.stake is self.forward
+
+    def _call_said_again(self) -> bool:
+        """ "les voisins du 20 à 5 et du 21 à 10": "du" after "et" or a comma, when the call
+        before was linked to its numbers and has a stake of its own, is that call again on
+        other numbers (its own stake must follow)."""
+        if self.last_sep not in ("and", "comma") or not self.drafts:
+            return False
+        before = self.drafts[-1]
+        listed = before.neighbours is not None or before.head in LISTS
+        return listed and before.linked and before.stake is not None and not before.more
+
+    def _again(self, before: Draft, start: int) -> Draft:
+        draft = self._new(start)
+        draft.words, draft.neighbours = list(before.words), before.neighbours
+        return draft
 
     def _more_straights(self) -> bool:
         """ "pleno al 4 y al 16", "plenos al 4, al 16 y al 33": "on" after "and" or a comma,
