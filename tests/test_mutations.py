@@ -29,6 +29,10 @@ REVIEWED = {
     ("es", "la tercera docena cien"): "dozen 3 x100",  # a bare amount after a dozen
     # the part a correction replaces is dropped, whatever was missing from it
     ("es", "el tercio a no mejor los huérfanos a cinco"): "orphelins x5",
+    # "dos" alone after the list is a third number, "los a pleno" their straight-ups
+    ("es", "el 17 y el 20, dos los a pleno, 5 cada uno"): (
+        "straight 17 x5 ; straight 20 x5 ; straight 2 x5"
+    ),
 }
 """Mutants whose reading the rules of ``mutations.py`` cannot derive, checked by hand."""
 

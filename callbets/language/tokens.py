@@ -72,7 +72,11 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
             for i, t in enumerate(toks)]  # fmt: skip
     one_piece = lexicon.roles.get("ONE_PIECE", ())
     toks = [_one_piece(toks, i) if t.text in one_piece else t for i, t in enumerate(toks)]
+    dropped: set[int] = set()
     for i, tok in enumerate(toks):
+        if tok.type == BOTH and _both_before_word(toks, i):
+            dropped.add(i - 1)  # the comma before it: the word is said of the numbers
+            continue
         if tok.type == BOTH:
             _both_before_stake(toks, i)
             continue
@@ -99,6 +103,7 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
         ):
             said = f"{prev.text} {tok.text} {nxt.text}"
             raise UnrecognizedError(message("article_misplaced", said=said), column=tok.start)
+    toks = [t for i, t in enumerate(toks) if i not in dropped or t.type != "COMMA"]
     toks = _article_after_correction(toks, lexicon)
     return [_as_comma(t) if _between_numbers(toks, i) else t for i, t in enumerate(toks)
             if t.type not in (ARTICLE, BOTH) or _between_numbers(toks, i)]  # fmt: skip
@@ -247,6 +252,24 @@ def _a_neighbour(toks: Sequence[Tok], i: int, one: frozenset[str] | tuple[()]) -
     if nxt is not None and nxt.type == "NEIGHBOURS" and nxt.text in one:
         return toks[i]._replace(type="N1", value=1)
     return toks[i]
+
+
+QUALIFIED_BY_BOTH = frozenset({"STRAIGHT"})
+"""Bet words that "both" may qualify, said after the numbers they are said of: "el 17 y el
+20, los dos a pleno", "17 and 20, both straight up".  ("Both complete" is not among them:
+"17 et 20 complets" is asked, and the assembler does not hear the "both" that answers.)"""
+
+
+def _both_before_word(toks: Sequence[Tok], i: int) -> bool:
+    """Whether "both" stands between numbers listed and a bet word said of all of them
+    (at least two numbers, an "and" or a comma between them)."""
+    if i + 1 >= len(toks) or toks[i + 1].type not in QUALIFIED_BY_BOTH:
+        return False
+    j = i - 1 if i and toks[i - 1].type == "COMMA" else i
+    listed = list(itertools.takewhile(
+        lambda t: is_number(t) or t.type in ("AND", "COMMA", ARTICLE), reversed(toks[:j])
+    ))  # fmt: skip
+    return sum(is_number(t) for t in listed) >= 2 and bool(listed) and is_number(listed[0])
 
 
 def _both_before_stake(toks: Sequence[Tok], i: int) -> None:
