@@ -29,6 +29,10 @@ REVIEWED = {
     ("es", "la tercera docena cien"): "dozen 3 x100",  # a bare amount after a dozen
     # the part a correction replaces is dropped, whatever was missing from it
     ("es", "el tercio a no mejor los huérfanos a cinco"): "orphelins x5",
+    # "5 6" said together is the finale à cheval 5/6, as "finale huit neuf"
+    ("en", "finals 3, 4, and 5 6 by 5"): (
+        "finale_plein 3 x5 ; finale_plein 4 x5 ; finale_cheval 5/6 x5"
+    ),
     # "dos" alone after the list is a third number, "los a pleno" their straight-ups
     ("es", "el 17 y el 20, dos los a pleno, 5 cada uno"): (
         "straight 17 x5 ; straight 20 x5 ; straight 2 x5"

@@ -91,6 +91,7 @@ def _range_at(
         return None
     low, link, high = toks[i], toks[i + 1], toks[i + 2]
     pair = (low.value or 0, high.value or 0)
+    _ask_finales_run(toks, i, lexicon, piece_value)
     if pair not in RANGES:
         if link.type == "RANGE_TO":  # "street 28 to 30": the numbers of one position
             return link._replace(type="SLASH"), 1
@@ -118,3 +119,33 @@ def _range_at(
         )
     text = f"{low.text} {link.text} {high.text}"
     return Tok("RANGE", text, low.start, high.end, pair[0] * 100 + pair[1]), 3
+
+
+_FINALE_WORDS = frozenset({"FINALE", "FINALES", "FINALE_WRITTEN"})
+
+
+def _ask_finales_run(toks: list[Tok], i: int, lexicon: Lexicon, piece_value: int) -> None:
+    """ "finals three to six", "finali dal 3 al 6": after a finale word, two digits joined
+    by a word that only says "to" may be the finales from one to the other, each en plein,
+    as well as the finale à cheval on both digits.  Asked, never guessed.  ("Finales 3 à
+    6", where "to" is also a stake word, is the finale 3 at 6 a piece: every author of
+    the Spanish and French sets read the plural so, the usual name of one finale.)
+
+    :raises AmbiguousError: such a run.
+    """
+    low, link, high = toks[i], toks[i + 1], toks[i + 2]
+    if link.type != "RANGE_TO" or low.value is None or high.value is None:
+        return
+    if not 0 <= low.value < high.value <= 9:
+        return
+    j = i - 1 if i and _role(toks[i - 1], lexicon, "RANGE_FROM") else i
+    if not j or toks[j - 1].type not in _FINALE_WORDS:
+        return
+    each = " ; ".join(f"finale_plein {d} x{piece_value}" for d in range(low.value, high.value + 1))
+    split = f"finale_cheval {low.value}/{high.value} x{piece_value}"
+    said = f"{low.text} {link.text} {high.text}"
+    raise AmbiguousError(
+        message("finales_run", said=said, low=low.value, high=high.value),
+        [each, split],
+        column=low.start,
+    )

@@ -6,12 +6,14 @@ not be a list of centres.  One part of the
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 from ...errors import AmbiguousError
 from ...messages import said as message
 from ...roulette.house import House
 from ..transform import NeighboursEl, Nums, StakeEl, WordEl
 from .draft import Draft, one_number
+from .resolve import resolve
 
 
 def _one_number_in_parts(a: int, b: int) -> bool:
@@ -68,6 +70,8 @@ class NeighboursSaid:
             return
         self._ask_straight_then_voisins(el)
         cur = self.current
+        if cur is None and not el.text and self.last_sep == "comma":
+            cur = self._bare_before()  # "17, two either side": the count after a pause
         if cur is not None and cur.is_bare and not el.text and one_number(cur):
             # "le 31 deux de chaque côté", "1 and 20 one either side": no other reading,
             # but "17 and two two either side" is a number said twice: ask
@@ -101,6 +105,29 @@ class NeighboursSaid:
             self.juxtaposed = WordEl("neighbours", el.text, el.start)
         draft = self._new(el.start)
         draft.neighbours, draft.alone = el, el.text in self.alone
+
+    def _bare_before(self) -> Draft | None:
+        before = self.drafts[-1] if self.drafts else None
+        if before is None or not before.is_bare or before.stake is not self.forward:
+            return None
+        return before
+
+    def _ask_last_centre_or_stake(self) -> None:
+        """ "neighbours 17 5", "the neighbours of 17 20": centres written side by side and
+        no stake said for them: the last may be the stake; asked, with both readings."""
+        for draft in self.drafts:
+            nums = draft.nums
+            if draft.neighbours is None or draft.stake is not None or draft.more:
+                continue
+            if nums is None or nums.slashed or len(nums.numbers) < 2:
+                continue
+            last, unit = nums.numbers[-1], self.house.piece_value
+            fewer = replace(draft, nums=replace(nums, numbers=nums.numbers[:-1]))
+            readings = [f"{c.notation()} x{unit}" for c in resolve(draft, self.house)]
+            readings += [f"{c.notation()} x{last}" for c in resolve(fewer, self.house)]
+            raise AmbiguousError(
+                message("stake_or_number", said=str(last)), readings, column=nums.start
+            )
 
     def _bind_run(self, run: list[Draft], el: NeighboursEl) -> None:
         """Numbers said before "et les voisins" become the neighbours' centres."""

@@ -166,6 +166,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
                 column=self.drafts[MAX_CALLS].start,
             )
         self._refuse_forward_unused()
+        self._ask_last_centre_or_stake()
 
     def _refuse_forward_unused(self) -> None:
         """ "10 sur" with no bet after it ("pleno al 4 y 33 al a 5": the 33 would be lost)."""
