@@ -52,17 +52,29 @@ def _counts_on(elements: list[Element], piece_value: int) -> list[Element]:
     leads to must divide it, as for "pour 60 sur le tiers")."""
     out: list[Element] = []
     for el in elements:
-        if isinstance(el, LinkEl) and el.kind == "on":
-            counted = _count_before(out, piece_value)
-            if counted is not None:
-                count, value, said = counted
-                del out[-said:]
-                text = f"{count.text} … {el.text}" if said > 1 else f"{count.text} {el.text}"
-                out.append(StakeEl("total", count.count * value, text, count.start, el.start,
-                                   lead=True, counted=value))  # fmt: skip
+        if not isinstance(el, LinkEl | WordEl):
+            out.append(el)
+            continue
+        on = isinstance(el, LinkEl) and el.kind == "on"
+        counted = _count_before(out, piece_value)
+        if counted is not None and (on or _position_after_value(out, counted[2])):
+            count, value, said = counted
+            del out[-said:]
+            text = f"{count.text} … {el.text}" if said > 1 else f"{count.text} {el.text}"
+            end = el.start if on else count.start
+            out.append(StakeEl("total", count.count * value, text, count.start, end,
+                               lead=True, counted=value))  # fmt: skip
+            if on:
                 continue
         out.append(el)
     return out
+
+
+def _position_after_value(out: list[Element], said: int) -> bool:
+    """ "Deux jetons de 10 à cheval 8/11": a count with the value of each said first, right
+    before a bet word, is said on that bet as with "sur" (a count alone before a word, "2
+    pièces cheval", is not)."""
+    return said == 2 and (len(out) == 2 or isinstance(out[-3], Sep | StakeEl))
 
 
 def _count_before(out: list[Element], piece_value: int) -> tuple[PiecesEl, int, int] | None:
