@@ -68,6 +68,9 @@ class Draft:
     """How many times the call is placed ("deux fois les voisins")."""
     also: AlsoEl | None = None
     """ "aussi": it takes the stake per piece of the call before."""
+    amount_first: bool = False
+    """ "Dix, le 5 et les voisins": its first of two centres, said first and followed by a
+    comma, may be the stake said first ("1, 9, 14 and the neighbours" is a list)."""
 
     @property
     def concepts(self) -> list[str]:

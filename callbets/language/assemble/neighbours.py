@@ -114,8 +114,11 @@ class NeighboursSaid:
 
     def _ask_last_centre_or_stake(self) -> None:
         """ "neighbours 17 5", "the neighbours of 17 20": centres written side by side and
-        no stake said for them: the last may be the stake; asked, with both readings."""
+        no stake said for them: the last may be the stake; so may the first, said first
+        and followed by a comma ("Dix, le 5 et les voisins").  Asked, with both readings."""
         for draft in self.drafts:
+            if draft.amount_first and draft.stake is None:
+                self._ask_first_centre_or_stake(draft)
             nums = draft.nums
             if draft.neighbours is None or draft.stake is not None or draft.more:
                 continue
@@ -129,6 +132,13 @@ class NeighboursSaid:
                 message("stake_or_number", said=str(last)), readings, column=nums.start
             )
 
+    def _ask_first_centre_or_stake(self, draft: Draft) -> None:
+        first, rest, unit = draft.centres[0], draft.centres[1:], self.house.piece_value
+        fewer = replace(draft, centres=rest)
+        readings = [f"{c.notation()} x{unit}" for c in resolve(draft, self.house)]
+        readings += [f"{c.notation()} x{first}" for c in resolve(fewer, self.house)]
+        raise AmbiguousError(message("leading_number", amount=first), readings, column=draft.start)
+
     def _bind_run(self, run: list[Draft], el: NeighboursEl) -> None:
         """Numbers said before "et les voisins" become the neighbours' centres."""
         centres = tuple(n for d in run for n in d.nums.numbers)  # type: ignore[union-attr]
@@ -141,9 +151,11 @@ class NeighboursSaid:
                 message("neighbours_heard_twice", said=said), [], column=together.start
             )
         stake, sep = run[0].stake, run[0].sep_before
+        first = len(run) == 2 and run[1].sep_before == "comma" and self.drafts[0] is run[0]
         del self.drafts[-len(run) :]
         draft = self._new(run[0].start)
         draft.neighbours, draft.centres, draft.stake, draft.sep_before = el, centres, stake, sep
+        draft.amount_first = first and stake is None
 
     def _number_run(self, sep: str | None = None) -> list[Draft]:
         """The bare-number calls just before "et les voisins" / "avec les voisins" (or
