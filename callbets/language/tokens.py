@@ -29,6 +29,7 @@ from ..messages import said as message
 from .kinds import LINKS, NUMBERISH, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is_number
 from .lexicon import ARTICLE, BOTH, MONEY_WORD, Lexicon, Tok
 from .ranges import ranges
+from .sectors import sectors
 
 MAX_AMOUNT = 1_000_000
 """The largest amount a number word or a digit run may say; the table's limits are far
@@ -365,7 +366,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
         if t.value is not None and t.value > MAX_AMOUNT:
             most = f"{MAX_AMOUNT:,}".replace(",", " ")
             raise StakeError(message("stake_too_big", value=t.value, most=most), column=t.start)
-    out = ranges(out, lexicon, piece_value)
+    out = sectors(ranges(out, lexicon, piece_value))
     out = _of_pieces(_merge(out))
     out = _retype(out)
     phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
