@@ -368,7 +368,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
             raise StakeError(message("stake_too_big", value=t.value, most=most), column=t.start)
     out = sectors(ranges(out, lexicon, piece_value))
     out = _of_pieces(_merge(out))
-    out = _retype(out)
+    out = _retype(_prefix_as_on(out))
     phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
     out = _with_amount(_leading_on(_phrasal_on(_trim_commas(out), phrasal)))
     _check_ends(out)
@@ -397,6 +397,30 @@ def _with_amount(toks: list[Tok]) -> list[Tok]:
 
 
 STAKE_SAID = STAKE_WORDS | {"MONEY", "AMOUNT"}
+
+
+OUTSIDE_WORDS = frozenset({
+    "RED", "BLACK", "EVEN", "ODD", "LOW", "HIGH", "DOZEN", "COLUMN", "DOZENS", "COLUMNS",
+    "P12", "M12", "D12",
+})  # fmt: skip
+"""The words of the outside bets: no number can follow them as a position of theirs."""
+
+
+def _prefix_as_on(toks: list[Tok]) -> list[Tok]:
+    """ "cinquante à pair", "cien a falta": a stake word between an amount and an outside
+    bet's word has no amount of its own; it says "on" ("cinquante sur pair").  Only for an
+    amount that names no position (above 36, or money): "le 17 à rouge" is refused."""
+    return [
+        t._replace(type="ON")
+        if t.type == "PIECE_PREFIX" and 0 < i < len(toks) - 1
+        and _no_position(toks[i - 1]) and toks[i + 1].type in OUTSIDE_WORDS
+        else t
+        for i, t in enumerate(toks)
+    ]  # fmt: skip
+
+
+def _no_position(tok: Tok) -> bool:
+    return tok.type == "MONEY" or (tok.type == "NUMBER" and (tok.value or 0) > 36)
 
 
 def _leading_on(toks: list[Tok]) -> list[Tok]:
