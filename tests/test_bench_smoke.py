@@ -103,6 +103,27 @@ DISAGREES = {
     "ehm gli orfanelli",
     "Orphans please",
     "uh the tiers",
+    # set15 and set16: the house decides (the finale 0 with or without the zero, the
+    # finales 5/8, 6/9 and 4/7 à cheval, the complete bet's pieces), as rules.md says;
+    # "Finales 3 à 6" is the finale 3 at 6 a piece (the reading of every author of sets
+    # 8, 10, 11 and 14: the plural is the usual name of one finale)
+    "Finales 3 à 6",
+    "Finales 3 a 5",
+    "Finale 5/8 à cheval à 10",
+    "Finale 0 en plein à 5",
+    "Le 17 complet à 5",
+    "Finale 6/9 a cavallo da 5",
+    "Il 2 completo da 5",
+    "Final zero by 5",
+    "17 complete by 5",
+    "Final 4/7 a caballo a 5",
+    "El 1 completo a 5",
+    "Finale 0 en plein par 5",
+    "finale cinque otto a cavallo da cinque",
+    "Final 0 by 5",
+    "split final five eight by ten",
+    "Final 0 a pleno a 5",
+    "final seis nueve a caballo a cinco",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
@@ -134,8 +155,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
             exact[older] += result == "exact"
             total[older] += 1
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 to set14 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
-    assert total[False] >= 3230 and exact[False] / total[False] > 0.93
+    # set5 to set16 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 3950 and exact[False] / total[False] > 0.94
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
