@@ -75,6 +75,7 @@ TEXT_ROLES = (
     "ONE_NEIGHBOUR",
     "PLURAL_STRAIGHT",
     "PHRASAL_ON",
+    "VOISINS_NAME",
 )
 ZERO_WORDS = "ZERO_WORDS"
 """A role made from the number words worth 0, not written in a grammar."""

@@ -23,6 +23,7 @@ class AroundCalls:
     forward: StakeEl | None
     after_stake: bool
     alone: frozenset[str]
+    voisins_name: frozenset[str]
     said_also: AlsoEl | None
     said_times: RepeatEl | None
 

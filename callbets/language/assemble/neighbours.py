@@ -40,6 +40,7 @@ class NeighboursSaid:
     forward: StakeEl | None
     juxtaposed: WordEl | None
     alone: frozenset[str]
+    voisins_name: frozenset[str]
 
     def _new(self, start: int) -> Draft:
         raise NotImplementedError  # the Assembler's
@@ -66,6 +67,7 @@ class NeighboursSaid:
     def _neighbours(self, el: NeighboursEl) -> None:
         run = self._number_run()
         if run:
+            self._ask_number_then_voisins(run, el)
             self._bind_run(run, el)
             return
         self._ask_straight_then_voisins(el)
@@ -105,6 +107,23 @@ class NeighboursSaid:
             self.juxtaposed = WordEl("neighbours", el.text, el.start)
         draft = self._new(el.start)
         draft.neighbours, draft.alone = el, el.text in self.alone
+
+    def _ask_number_then_voisins(self, run: list[Draft], el: NeighboursEl) -> None:
+        """ "seventeen and the voisins": where the neighbours word is the called bet's
+        borrowed name, not the language's word for neighbours, it may be the number's
+        neighbours or the voisins du zéro; ask."""
+        if el.text not in self.voisins_name or el.count:
+            return
+        if not all(one_number(d) for d in run):
+            return
+        numbers = [n for d in run for n in d.nums.numbers]  # type: ignore[union-attr]
+        unit = self.house.piece_value
+        straights = " ; ".join(f"straight {n} x{unit}" for n in numbers)
+        raise AmbiguousError(
+            message("number_then_voisins", number=", ".join(map(str, numbers))),
+            [f"neighbours {'+'.join(map(str, numbers))} x{unit}", f"{straights} ; voisins x{unit}"],
+            column=el.start,
+        )
 
     def _bare_before(self) -> Draft | None:
         before = self.drafts[-1] if self.drafts else None

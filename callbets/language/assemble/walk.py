@@ -74,6 +74,9 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         roles = roles or {}
         self.alone = roles.get("VOISINS_ALONE", frozenset())
         """The neighbours words that, alone, name the voisins du zéro ("les voisins")."""
+        self.voisins_name = roles.get("VOISINS_NAME", frozenset())
+        """Neighbours words that are the called bet's borrowed name ("voisins" in English):
+        after a number they may be its neighbours or the voisins du zéro."""
         self.serie_alone = roles.get("SERIE_ALONE", frozenset())
         """The serie words that, alone, name the tiers (Italian "la serie")."""
         self.zero = roles.get("ZERO_WORDS", frozenset())
