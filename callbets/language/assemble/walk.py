@@ -426,10 +426,10 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         self._ask_centre_or_stake(el)
         if not self.drafts and el.kind in ("piece", "total", "money") and self.forward is None:
             el = replace(el, lead=True)  # "par cinq les voisins": for what follows
+        self._refuse_forward_unused()  # "à 10 1 sur rouge": the 10 would be lost
         if el.kind == "forward" or el.lead:
             self.forward, self.current = el, None
             return
-        self._refuse_forward_unused()
         targets = [d for d in self.drafts[self.staked_upto :] if d.stake is None]
         if not targets:
             self._stake_again(el)
