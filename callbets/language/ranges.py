@@ -80,7 +80,9 @@ def _position_named(toks: list[Tok], i: int, lexicon: Lexicon, pair: tuple[int, 
     j = i - 1
     if j >= 0 and _role(toks[j], lexicon, "RANGE_FROM"):
         j -= 1
-    return j >= 0 and toks[j].type in _PAIRED_WORDS and from_pair(*pair) is not None
+    if j < 0 or toks[j].type not in _PAIRED_WORDS or pair[0] >= pair[1]:
+        return False  # first to last goes up: "la calle del 8 a 5" is the 8's at 5
+    return from_pair(*pair) is not None
 
 
 def _range_at(
