@@ -39,6 +39,13 @@ REVIEWED = {
     # voisins, le 5, 10 la pièce" (the 1 straight up; the finale 5)
     ("es", "A los vecinos, una una luca por ficha"): "voisins x1000 ; straight 1 x1000",
     ("es", "Finales 9 a pleno, 5 5 a cada número"): "finale_plein 9 x5 ; finale_plein 5 x5",
+    # "da un": at one a piece, once "deca" is gone
+    ("it", "I vicini dello zero da un"): "voisins x1",
+    # "cinq-cinquante" is no number: the 5, with 50 in all
+    (
+        "fr",
+        "Je répète pour monsieur : tiers par 5 et orphelins par 5, cinq-cinquante en tout.",
+    ): "tiers x5 ; orphelins x5 ; straight 5 x50",
     # "dos" alone after the list is a third number, "los a pleno" their straight-ups
     ("es", "el 17 y el 20, dos los a pleno, 5 cada uno"): (
         "straight 17 x5 ; straight 20 x5 ; straight 2 x5"
