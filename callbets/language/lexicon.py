@@ -59,6 +59,9 @@ sre_c: Any = importlib.import_module("re._constants")
 NUMBER_WORD = re.compile(r"N(\d+)$")
 MONEY_WORD = re.compile(r"MONEY(\d+)$")
 """An amount and its currency in one word ("a fiver"): the name is the amount."""
+VALUED_PIECES = re.compile(r"PIECES(\d+)$")
+"""Pieces of one value in one word, said after their count ("three fives"): the name is
+the value of each."""
 JOIN_ROLES = ("JOIN_TENS", "JOIN_HUNDREDS")
 TEXT_ROLES = (
     "RANGE_FROM",
@@ -356,5 +359,5 @@ class Lexicon:
 @cache  # a language has a few hundred terminals; each announcement looks up several
 def _terminal_value(name: str) -> int | None:
     """The number a terminal stands for (``N17``: 17, a money word's amount), or None."""
-    number = NUMBER_WORD.match(name) or MONEY_WORD.match(name)
+    number = NUMBER_WORD.match(name) or MONEY_WORD.match(name) or VALUED_PIECES.match(name)
     return int(number.group(1)) if number else None

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..errors import UnrecognizedError
 from ..messages import said as message
-from .lexicon import MONEY_WORD, Lexicon, Tok
+from .lexicon import MONEY_WORD, VALUED_PIECES, Lexicon, Tok
 
 MAX_READINGS = 256
 """More groupings than this are not explored (a run of number words that long is noise)."""
@@ -164,7 +164,12 @@ def _index_of(toks: list[Tok], value: int) -> int | None:
 
 
 def _is_number_word(tok: Tok) -> bool:
-    return tok.value is not None and tok.type != "DIGITS" and not MONEY_WORD.match(tok.type)
+    return (
+        tok.value is not None
+        and tok.type != "DIGITS"
+        and not MONEY_WORD.match(tok.type)
+        and not VALUED_PIECES.match(tok.type)
+    )
 
 
 def _number(toks: Sequence[Tok], value: int) -> Tok:

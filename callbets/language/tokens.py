@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from ..errors import AmbiguousError, StakeError, UnrecognizedError
 from ..messages import said as message
 from .kinds import LINKS, NUMBERISH, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is_number
-from .lexicon import ARTICLE, BOTH, MONEY_WORD, Lexicon, Tok
+from .lexicon import ARTICLE, BOTH, MONEY_WORD, VALUED_PIECES, Lexicon, Tok
 from .ranges import ranges
 from .sectors import sectors
 
@@ -469,6 +469,11 @@ def _merge(toks: list[Tok]) -> list[Tok]:
         prev = out[-1] if out else None
         if _prefix_sign(toks, i) and prev is not None and prev.end < tok.start:
             out.append(tok)  # "17 £5": the sign is the 5's, written before it
+        elif prev is not None and prev.type == "NUMBER" and VALUED_PIECES.match(tok.type):
+            # "three fives": three pieces of 5, as "3 chips of 5"
+            out[-1] = prev._replace(type="PIECE_COUNT", text=f"{prev.text} {tok.text}", end=tok.end)
+            out.append(tok._replace(type="PIECE_PREFIX", value=None))
+            out.append(tok._replace(type="NUMBER"))
         elif prev is not None and prev.type == "NUMBER" and tok.type in ("CURRENCY", "PIECES"):
             kind = "MONEY" if tok.type == "CURRENCY" else "PIECE_COUNT"
             out[-1] = prev._replace(type=kind, text=f"{prev.text} {tok.text}", end=tok.end)
