@@ -95,6 +95,11 @@ class Draft:
             and self.nums is not None
         )
 
+    @property
+    def _words_first(self) -> bool:
+        """No numbers yet, or the numbers said before every word ("8/9 split")."""
+        return self.nums is None or (bool(self.words) and self.nums.start < self.words[0].start)
+
     def absorbs(self, word: WordEl) -> bool:
         """Whether a word said right after this draft qualifies it."""
         c, have = word.concept, set(self.concepts)
@@ -112,8 +117,8 @@ class Draft:
             return True
         if c in FINALE_WORDS and c not in have and have <= FINALE_WORDS and self.nums is None:
             return True  # "vertical split final 1/4": qualifiers said before "final"
-        if c in ("finale", "finales") and have and have <= FINALE_WORDS and self.nums is None:
-            return True
+        if c in ("finale", "finales") and have and have <= FINALE_WORDS and self._words_first:
+            return True  # "split final 8/9"; "8/9 split final": said after its numbers
         outside = OUTSIDE | set(PLURALS)
         if c in ORDINALS and head in outside and not ORDINALS.keys() & have:
             return True
