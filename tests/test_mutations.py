@@ -33,11 +33,8 @@ REVIEWED = {
     ("en", "finals 3, 4, and 5 6 by 5"): (
         "finale_plein 3 x5 ; finale_plein 4 x5 ; finale_cheval 5/6 x5"
     ),
-    # "A los vecinos" is "on the voisins": without the "a" the same bet
-    ("es", "los vecinos, una luca por ficha"): "voisins x1000",
     # a number after the comma is a bet of its own before the stake a piece, as "les
-    # voisins, le 5, 10 la pièce" (the 1 straight up; the finale 5)
-    ("es", "A los vecinos, una una luca por ficha"): "voisins x1000 ; straight 1 x1000",
+    # voisins, le 5, 10 la pièce" (the finale 5)
     ("es", "Finales 9 a pleno, 5 5 a cada número"): "finale_plein 9 x5 ; finale_plein 5 x5",
     # "da un": at one a piece, once "deca" is gone
     ("it", "I vicini dello zero da un"): "voisins x1",
