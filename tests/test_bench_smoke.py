@@ -124,6 +124,29 @@ DISAGREES = {
     "split final five eight by ten",
     "Final 0 a pleno a 5",
     "final seis nueve a caballo a cinco",
+    # set17 and set18: the house decides (the finales 4/7, 5/8 and 6/9 à cheval); "vingt
+    # un" is 21 as "vingt deux" is 22; "le 17 et les voisins du zéro" is the 17 and the
+    # voisins du zéro (the called bet's name, said whole); "4 voisins" are four each side
+    # (rules.md 3.7); "due volte" says the call twice on the layout; English "neighbours"
+    # alone is no bet, so "Neighbours 25" names its centre
+    "Finale 5/8 à cheval à 10",
+    "Finali 4/7 a cavallo da 5",
+    "Split finals 6/9 by 5",
+    "Final 5/8 a caballo a 2",
+    "Finale 5/8 à cheval par 5",
+    "finale sei nove a cavallo da cinque",
+    "Final 4/7 split by 5",
+    "Final 5/8 a caballo a 5",
+    "le vingt un à cinq",
+    "le dix sept et les voisins du zéro à cinq",
+    "il diciassette e i vicini dello zero da cinque",
+    "el diecisiete y los vecinos del cero a cinco",
+    "Le 17 et ses 4 voisins à 5",
+    "Il 21 e i suoi quattro vicini da 5",
+    "17 and its four neighbours by 5",
+    "El 5 y sus cuatro vecinos a 10",
+    "eh la serie da cinque due volte",
+    "Neighbours 25",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
@@ -155,8 +178,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
             exact[older] += result == "exact"
             total[older] += 1
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 to set16 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
-    assert total[False] >= 3950 and exact[False] / total[False] > 0.94
+    # set5 to set18 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 4670 and exact[False] / total[False] > 0.94
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
