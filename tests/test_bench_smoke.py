@@ -4,7 +4,6 @@ is in the README; it never passes or fails on timings)."""
 from __future__ import annotations
 
 import re
-
 import subprocess
 import sys
 from collections import Counter
@@ -131,7 +130,6 @@ DISAGREES = {
     # voisins du zéro (the called bet's name, said whole); "4 voisins" are four each side
     # (rules.md 3.7); "due volte" says the call twice on the layout; English "neighbours"
     # alone is no bet, so "Neighbours 25" names its centre
-    "Finale 5/8 à cheval à 10",
     "Finali 4/7 a cavallo da 5",
     "Split finals 6/9 by 5",
     "Final 5/8 a caballo a 2",
