@@ -345,8 +345,15 @@ class Placing:
             raise
 
     def _ask(self, q: Question, recipes: list[tuple[Draft, Call, Recipe]]) -> None:
-        """ "voisins 45": list what it could mean, as bets."""
+        """ "voisins 45": list what it could mean, as bets.  A number off the layout said
+        before the stake of its bets ("tercio, sesenta, a diez la ficha") is their total,
+        said first: checked."""
         targets = [self.drafts[i] for i in q.targets]
+        number = q.nums.numbers[0]
+        if len(q.nums.numbers) == 1 and number > 36 and all(t.stake for t in targets):
+            said = str(number)
+            self.checks.append(Check("total", number, said, q.nums.start, q.targets))
+            return
         members = [(c, r) for d, c, r in recipes if any(d is t for t in targets)]
         said = "/".join(map(str, q.nums.numbers))
         calls = " ; ".join(c.notation() for c, _ in members)

@@ -470,11 +470,21 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
             )
 
     def _stake_again(self, el: StakeEl) -> None:
-        """A stake after every call has one: a total confirms them; anything else clashes."""
+        """A stake after every call has one: a total confirms them; so does an amount with
+        its currency said before a stake a piece ("tiers, soixante euros, par dix": the
+        croupier's total, then the stake); anything else clashes."""
         if not self.drafts:
             raise StakeError(message("stake_before_bet", word=el.text), column=el.start)
         if el.kind in ("total", "money"):
             self._check(CheckEl(el.amount, el.text, el.start))
+            return
+        said = self.drafts[-1].stake
+        if el.kind == "piece" and said is not None and said.kind == "money":
+            staked = [d for d in self.drafts if d.stake is said]
+            for d in staked:
+                d.stake = el
+            targets = tuple(i for i, d in enumerate(self.drafts) if d.stake is el)
+            self.checks.append(Check("total", said.amount, said.text, said.start, targets))
             return
         raise StakeError(message("second_stake", word=el.text), column=el.start)
 
