@@ -154,7 +154,7 @@ def _indefinite(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
     position, after = toks[i + 1], toks[i + 2]
     if position.type not in POSITION_WORDS:
         return tok
-    if after.type in LINKS and i + 3 < len(toks):
+    if (after.type in LINKS or _from_to(toks, i + 2, lexicon)) and i + 3 < len(toks):
         after = toks[i + 3]
     if not is_number(after):
         return tok
@@ -167,6 +167,15 @@ def _indefinite(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
             column=ten.start,
         )
     return tok._replace(type=ARTICLE, value=None)
+
+
+def _from_to(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> bool:
+    """Whether toks[i:] is "from N to": "un sixain de 1 à 6" (a first-to-last run)."""
+    return (
+        i + 2 < len(toks)
+        and toks[i].text in lexicon.roles.get("RANGE_FROM", ())
+        and toks[i + 2].text in lexicon.roles.get("RANGE_TO", ())
+    )
 
 
 def _a_ten(tok: Tok) -> bool:
