@@ -147,6 +147,12 @@ DISAGREES = {
     "El 5 y sus cuatro vecinos a 10",
     "eh la serie da cinque due volte",
     "Neighbours 25",
+    # set19: the house decides (the nassa, the vertical finales, the complete on 1 to 3)
+    "Nassa da 5",
+    "Finale 5/8 a cavallo da 5",
+    "Complete 1 by 5",
+    "Final 4/7 a caballo a 5",
+    "El 3 completo a 5",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
@@ -189,8 +195,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
     for name, now in rows:
         assert per_set[name] == float(now), (name, per_set[name], now)
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 to set18 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
-    assert total[False] >= 4670 and exact[False] / total[False] > 0.94
+    # set5 to set19 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 4990 and exact[False] / total[False] > 0.94
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
