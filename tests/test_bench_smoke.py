@@ -151,7 +151,6 @@ DISAGREES = {
     "Nassa da 5",
     "Finale 5/8 a cavallo da 5",
     "Complete 1 by 5",
-    "Final 4/7 a caballo a 5",
     "El 3 completo a 5",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
