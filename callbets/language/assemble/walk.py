@@ -335,6 +335,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         if self.link is not None:
             target, link, self.link = self.link_target, self.link, None
             assert target is not None
+            self._ask_on_centre_or_stake(target, link, el)
             if target.neighbours is not None and target.nums is not None and 0 in el.numbers:
                 # "les voisins du 17 et du zéro": "voisins du zéro" said, or the 0's five?
                 raise AmbiguousError(
@@ -455,6 +456,19 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
             message("centre_or_stake", word=word, amount=el.amount),
             [f"neighbours {el.amount} x{self.house.piece_value}", f"voisins x{el.amount}"],
             column=el.start,
+        )
+
+    def _ask_on_centre_or_stake(self, target: Draft, link: LinkEl, el: Nums) -> None:
+        """ "vecinos al 5": "on" after the neighbours said alone, before one number on the
+        layout, may link them to their centre or say the voisins du zéro's stake; ask."""
+        voisins = target.neighbours is not None and target.alone and target.nums is None
+        if link.kind != "on" or not voisins or len(el.numbers) != 1 or el.numbers[0] > 36:
+            return
+        amount = el.numbers[0]
+        raise AmbiguousError(
+            message("centre_or_stake", word=link.text, amount=amount),
+            [f"neighbours {amount} x{self.house.piece_value}", f"voisins x{amount}"],
+            column=link.start,
         )
 
     def _refuse_stutter(self, el: StakeEl) -> None:
