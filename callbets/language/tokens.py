@@ -30,6 +30,7 @@ from .kinds import LINKS, NUMBERISH, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is
 from .lexicon import ARTICLE, BOTH, MONEY_WORD, VALUED_PIECES, Lexicon, Tok
 from .ranges import ranges
 from .sectors import sectors
+from .sides import sides
 
 MAX_AMOUNT = 1_000_000
 """The largest amount a number word or a digit run may say; the table's limits are far
@@ -375,7 +376,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
         if t.value is not None and t.value > MAX_AMOUNT:
             most = f"{MAX_AMOUNT:,}".replace(",", " ")
             raise StakeError(message("stake_too_big", value=t.value, most=most), column=t.start)
-    out = sectors(ranges(out, lexicon, piece_value))
+    out = sides(sectors(ranges(out, lexicon, piece_value)))
     out = _of_pieces(_merge(out))
     out = _retype(_prefix_as_on(out))
     phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
@@ -416,12 +417,13 @@ OUTSIDE_WORDS = frozenset({
 
 
 def _prefix_as_on(toks: list[Tok]) -> list[Tok]:
-    """ "cinquante à pair", "cien a falta": a stake word between an amount and an outside
-    bet's word has no amount of its own; it says "on" ("cinquante sur pair").  Only for an
+    """ "cinquante à pair", "cien a falta", "100 au rouge": a stake word (or a "to") between
+    an amount and an outside bet's word has no amount of its own; it says "on"
+    ("cinquante sur pair").  Only for an
     amount that names no position (above 36, or money): "le 17 à rouge" is refused."""
     return [
         t._replace(type="ON")
-        if t.type == "PIECE_PREFIX" and 0 < i < len(toks) - 1
+        if t.type in ("PIECE_PREFIX", "RANGE_TO") and 0 < i < len(toks) - 1
         and _no_position(toks[i - 1]) and toks[i + 1].type in OUTSIDE_WORDS
         else t
         for i, t in enumerate(toks)
