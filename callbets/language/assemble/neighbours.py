@@ -138,6 +138,7 @@ class NeighboursSaid:
         for draft in self.drafts:
             if draft.amount_first and draft.stake is None:
                 self._ask_first_centre_or_stake(draft)
+            self._ask_word_then_number(draft)
             nums = draft.nums
             if draft.neighbours is None or draft.stake is not None or draft.more:
                 continue
@@ -150,6 +151,22 @@ class NeighboursSaid:
             raise AmbiguousError(
                 message("stake_or_number", said=str(last)), readings, column=nums.start
             )
+
+    def _ask_word_then_number(self, draft: Draft) -> None:
+        """ "neighbours five", "Neighbours 25": the neighbours word, then one number with
+        no "of" and no stake said anywhere: the number may be their centre, or the stake of
+        the neighbours meant as the voisins du zéro [sets 18 and 21]; asked."""
+        said, nums = draft.neighbours, draft.nums
+        if said is None or nums is None or draft.stake is not None or draft.linked:
+            return
+        if len(nums.numbers) != 1 or said.count or said.start > nums.start or draft.more:
+            return
+        n, unit = nums.numbers[0], self.house.piece_value
+        raise AmbiguousError(
+            message("stake_or_number", said=str(n)),
+            [f"neighbours {n} x{unit}", f"voisins x{n}"],
+            column=nums.start,
+        )
 
     def _ask_first_centre_or_stake(self, draft: Draft) -> None:
         first, rest, unit = draft.centres[0], draft.centres[1:], self.house.piece_value
