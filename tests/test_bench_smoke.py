@@ -152,6 +152,15 @@ DISAGREES = {
     "Finale 5/8 a cavallo da 5",
     "Complete 1 by 5",
     "El 3 completo a 5",
+    # set20 and set21: the house decides (the finale 0, the vertical finales)
+    "Finale 5/8 à cheval par 10",
+    "finale quattro sette a cavallo da dieci",
+    "Split final 5/8 by 10",
+    "Final 6/9 a caballo a 10",
+    "Finale 0 en plein à 10",
+    "Finale 5/8 a cavallo da 10",
+    "Final 0 by 10",
+    "Final 0 en pleno a 10",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
@@ -194,8 +203,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
     for name, now in rows:
         assert per_set[name] == float(now), (name, per_set[name], now)
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 to set19 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
-    assert total[False] >= 4990 and exact[False] / total[False] > 0.94
+    # set5 to set21 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 5710 and exact[False] / total[False] > 0.945
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
