@@ -2,10 +2,10 @@
 
 A suite of his recordings (the ``callbets regress`` format; ``callbets regress record``
 makes one) is split: every :data:`HOLD_OUT_EVERY`-th recording is held apart, the rest
-adapt the model (MAP, :mod:`callbets.speech.adapt`, on top of the model already adapted
-to the language).  The held-apart recordings are then scored with the language's model
-and with his, and the report says what enrolment changed: first readings exact, and
-wrong bets accepted, before and after.
+adapt the model (one MLLR transform, then MAP, :mod:`callbets.speech.adapt`, on top of
+the model already adapted to the language).  The held-apart recordings are then scored
+with the language's model and with his, and the report says what enrolment changed:
+first readings exact, and wrong bets accepted, before and after.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..language.normalize import words
 from ..language.vocabulary import spellings
-from ..speech.adapt import Recording, adapt
+from ..speech.adapt import Recording, adapt, transform_means
 from ..speech.croupiers import folder, save_report
 from ..speech.engines.sphinx import PocketSphinxEngine, shipped_model, wheel_model
 from .runner import Item, Result, forget_engines, load_suite, run_audio
@@ -126,7 +126,7 @@ def enrol(
         )
     held = [item for k, (item, _) in enumerate(usable) if k % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1]
     train = [rec for k, (_, rec) in enumerate(usable) if k % HOLD_OUT_EVERY != HOLD_OUT_EVERY - 1]
-    total = 4 + 2 * len(held)
+    total = 2 * ADAPT_STEPS + 1 + 2 * len(held)
     count = iter(range(1, total + 1))
 
     def step(what: str) -> None:
@@ -135,10 +135,9 @@ def enrol(
     work = target.with_name(f".{target.name}.new")
     shutil.rmtree(work, ignore_errors=True)
     work.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    prior = shipped_model(lang)
-    adapt(wheel_model(), engine.dictionary, train, work, step,
-          prior if (prior / "means").is_file() else None)  # fmt: skip
-    (work / "adapt.log").unlink(missing_ok=True)
+    shipped = shipped_model(lang)
+    prior = shipped if (shipped / "means").is_file() else wheel_model()
+    _mllr_then_map(engine.dictionary, train, prior, work, step)
     before = _score(held, None, step)
     _replace(work, target)
     forget_engines()  # a model of his loaded earlier in this process is out of date
@@ -147,6 +146,27 @@ def enrol(
     report = {**asdict(done), "when": datetime.now(UTC).isoformat(timespec="seconds")}
     save_report(croupier, lang, report)
     return done
+
+
+ADAPT_STEPS = 4
+"""The steps of one :func:`~callbets.speech.adapt.adapt` run (model, features, counts,
+update)."""
+
+
+def _mllr_then_map(
+    dictionary: Path, train: Sequence[Recording], prior: Path, work: Path,
+    step: Callable[[str], None],
+) -> None:  # fmt: skip
+    """One MLLR transform of ``prior`` to his recordings, then MAP from there, into
+    ``work`` (its ``means`` and ``variances``)."""
+    mllr = work / "mllr"
+    adapt(wheel_model(), dictionary, train, mllr, step, prior, method="mllr")
+    step("transform")
+    transform_means(prior, mllr / "mllr_matrix", work / "moved", mllr / "adapt.log")
+    adapt(wheel_model(), dictionary, train, work, step, work / "moved")
+    for scratch in (mllr, work / "moved"):
+        shutil.rmtree(scratch)
+    (work / "adapt.log").unlink(missing_ok=True)
 
 
 def _score(held: Sequence[Item], croupier: str | None, step: Callable[[str], None]) -> Score:
