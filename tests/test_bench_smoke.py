@@ -161,6 +161,10 @@ DISAGREES = {
     "Finale 5/8 a cavallo da 10",
     "Final 0 by 10",
     "Final 0 en pleno a 10",
+    # set22: the house decides (the finale 5/8); Spanish "treinta dos" is 32 as
+    # "thirty two" and "trente deux" are (the "y" a recogniser may drop)
+    "Split final 5/8 by 5",
+    "vecinos del treinta dos",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
@@ -203,8 +207,8 @@ def test_phrasings_written_without_the_grammar_never_become_a_wrong_bet():
     for name, now in rows:
         assert per_set[name] == float(now), (name, per_set[name], now)
     assert total[True] > 1100 and exact[True] / total[True] > 0.96
-    # set5 to set21 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
-    assert total[False] >= 5710 and exact[False] / total[False] > 0.945
+    # set5 to set22 (2026-12-07): corrections, Swiss numbers, polite frames, Spanish
+    assert total[False] >= 6030 and exact[False] / total[False] > 0.945
 
 
 def test_voice_families_makes_an_adaptation_set_and_a_held_out_family(tmp_path):
