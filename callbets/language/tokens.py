@@ -105,7 +105,8 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
         ):
             said = f"{prev.text} {tok.text} {nxt.text}"
             raise UnrecognizedError(message("article_misplaced", said=said), column=tok.start)
-    toks = [t for i, t in enumerate(toks) if i not in dropped or t.type != "COMMA"]
+    if dropped:
+        toks = [t for i, t in enumerate(toks) if i not in dropped or t.type != "COMMA"]
     toks = _article_after_correction(toks, lexicon)
     return [_as_comma(t) if _between_numbers(toks, i) else t for i, t in enumerate(toks)
             if t.type not in (ARTICLE, BOTH) or _between_numbers(toks, i)]  # fmt: skip
@@ -421,6 +422,8 @@ def _prefix_as_on(toks: list[Tok]) -> list[Tok]:
     an amount and an outside bet's word has no amount of its own; it says "on"
     ("cinquante sur pair").  Only for an
     amount that names no position (above 36, or money): "le 17 à rouge" is refused."""
+    if not any(t.type in OUTSIDE_WORDS for t in toks):
+        return toks
     return [
         t._replace(type="ON")
         if t.type in ("PIECE_PREFIX", "RANGE_TO") and 0 < i < len(toks) - 1
