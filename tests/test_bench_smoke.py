@@ -81,8 +81,8 @@ DISAGREES = {
     "Vecinos del cero, por favor.",
     # set13 (aimed at guesses): two straight-ups with no stake; a correction after the
     # last stake corrects that stake; Italian "la serie" alone is the tiers (the Venice
-    # booklet); "one" is the number 1; Spanish "veinte y dos" is 22, "diez y siete" 10 and
-    # 7 (Spanish writes 17 "diecisiete")
+    # booklet); "one" is the number 1; Spanish "veinte y dos" is 22 and "diez y siete" 17
+    # (the old spellings in two words of one number)
     "le dix sept et trois",
     "Il 17 e 3",
     "17 and 3",

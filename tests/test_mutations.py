@@ -43,6 +43,8 @@ REVIEWED = {
         "fr",
         "Je répète pour monsieur : tiers par 5 et orphelins par 5, cinq-cinquante en tout.",
     ): "tiers x5 ; orphelins x5 ; straight 5 x50",
+    # "diez y siete" is 17, the old spelling in two words (as "veinte y dos" is 22)
+    ("es", "el diez y siete el a pleno a 5"): "straight 17 x5",
     # "dos" alone after the list is a third number, "los a pleno" their straight-ups
     ("es", "el 17 y el 20, dos los a pleno, 5 cada uno"): (
         "straight 17 x5 ; straight 20 x5 ; straight 2 x5"
