@@ -45,6 +45,11 @@ REVIEWED = {
     ): "tiers x5 ; orphelins x5 ; straight 5 x50",
     # "diez y siete" is 17, the old spelling in two words (as "veinte y dos" is 22)
     ("es", "el diez y siete el a pleno a 5"): "straight 17 x5",
+    # "aussi" after a stake the same as the call before's adds nothing: without it, the
+    # same bets
+    ("en", "voisins by 5 and tiers by 5"): "voisins x5 ; tiers x5",
+    ("fr", "voisins par cinq et le tiers par cinq"): "voisins x5 ; tiers x5",
+    ("it", "vicini da 5 e la serie da 5"): "voisins x5 ; tiers x5",
     # "dos" alone after the list is a third number, "los a pleno" their straight-ups
     ("es", "el 17 y el 20, dos los a pleno, 5 cada uno"): (
         "straight 17 x5 ; straight 20 x5 ; straight 2 x5"

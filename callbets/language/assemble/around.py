@@ -32,10 +32,26 @@ class AroundCalls:
         cur = self.current
         if self.said_also is not None or (cur is not None and cur.also is not None):
             raise UnrecognizedError(message("also_what", word=el.text), column=el.start)
+        if cur is None and self._also_said_again():
+            return  # "voisins par cinq et le tiers par cinq aussi": the same stake, said
         if cur is None:
             self.said_also = el
         else:
             cur.also = el
+
+    def _also_said_again(self) -> bool:
+        """ "aussi" right after a call's own stake a piece, the same as the call before's:
+        it says nothing more ("le tiers par cinq aussi")."""
+        if not self.after_stake or len(self.drafts) < 2:
+            return False
+        last, before = self.drafts[-1].stake, self.drafts[-2].stake
+        return (
+            last is not None
+            and before is not None
+            and last is not before
+            and last.kind == before.kind == "piece"
+            and last.amount == before.amount
+        )
 
     def _times(self, el: RepeatEl) -> None:
         """ "deux fois les voisins à 5" (before its call) or "voisins à 5 deux fois"
