@@ -131,49 +131,71 @@ class NeighboursSaid:
             return None
         return before
 
-    def _ask_last_centre_or_stake(self) -> None:
-        """ "neighbours 17 5", "the neighbours of 17 20": centres written side by side and
-        no stake said for them: the last may be the stake; so may the first, said first
-        and followed by a comma ("Dix, le 5 et les voisins").  Asked, with both readings."""
+    def _ask_centres_or_stake(self) -> None:
+        """Neighbours with no stake said for them, where one number may be the stake
+        instead of a centre: asked, with both readings (the checks below)."""
         for draft in self.drafts:
-            if draft.amount_first and draft.stake is None:
-                self._ask_first_centre_or_stake(draft)
+            if draft.neighbours is None or draft.stake is not None:
+                continue
+            self._ask_first_centre_or_stake(draft)
             self._ask_word_then_number(draft)
-            nums = draft.nums
-            if draft.neighbours is None or draft.stake is not None or draft.more:
-                continue
-            if nums is None or nums.slashed or len(nums.numbers) < 2:
-                continue
-            last, unit = nums.numbers[-1], self.house.piece_value
-            fewer = replace(draft, nums=replace(nums, numbers=nums.numbers[:-1]))
-            readings = [f"{c.notation()} x{unit}" for c in resolve(draft, self.house)]
-            readings += [f"{c.notation()} x{last}" for c in resolve(fewer, self.house)]
-            raise AmbiguousError(
-                message("stake_or_number", said=str(last)), readings, column=nums.start
-            )
+            self._ask_last_centre_or_stake(draft)
+
+    def _ask_last_centre_or_stake(self, draft: Draft) -> None:
+        """ "neighbours 17 5", "the neighbours of 17 20": centres written side by side: the
+        last may be the stake."""
+        nums = draft.nums
+        if draft.more or nums is None or nums.slashed or len(nums.numbers) < 2:
+            return
+        last = nums.numbers[-1]
+        fewer = replace(draft, nums=replace(nums, numbers=nums.numbers[:-1]))
+        raise AmbiguousError(
+            message("stake_or_number", said=str(last)),
+            self._centres_or_stake(draft, fewer, last),
+            column=nums.start,
+        )
+
+    def _ask_first_centre_or_stake(self, draft: Draft) -> None:
+        """ "Dix, le 5 et les voisins": the first of two centres, said first and followed by
+        a comma, may be the stake said first."""
+        if not draft.amount_first:
+            return
+        first = draft.centres[0]
+        fewer = replace(draft, centres=draft.centres[1:])
+        raise AmbiguousError(
+            message("leading_number", amount=first),
+            self._centres_or_stake(draft, fewer, first),
+            column=draft.start,
+        )
+
+    def _centres_or_stake(self, draft: Draft, fewer: Draft, amount: int) -> list[str]:
+        """The two readings: every number a centre at one piece, or ``fewer`` centres at
+        ``amount`` a piece."""
+        unit = self.house.piece_value
+        return [f"{c.notation()} x{unit}" for c in resolve(draft, self.house)] + [
+            f"{c.notation()} x{amount}" for c in resolve(fewer, self.house)
+        ]
+
+    def _neighbours_or_voisins(self, amount: int) -> list[str]:
+        """The two readings of a number after the neighbours said alone: their centre at
+        one piece, or the voisins du zéro at that much a piece."""
+        return [f"neighbours {amount} x{self.house.piece_value}", f"voisins x{amount}"]
 
     def _ask_word_then_number(self, draft: Draft) -> None:
         """ "neighbours five", "Neighbours 25": the neighbours word, then one number with
         no "of" and no stake said anywhere: the number may be their centre, or the stake of
         the neighbours meant as the voisins du zéro [sets 18 and 21]; asked."""
         said, nums = draft.neighbours, draft.nums
-        if said is None or nums is None or draft.stake is not None or draft.linked:
+        if said is None or nums is None or draft.linked:
             return
         if len(nums.numbers) != 1 or said.count or said.start > nums.start or draft.more:
             return
-        n, unit = nums.numbers[0], self.house.piece_value
+        n = nums.numbers[0]
         raise AmbiguousError(
             message("stake_or_number", said=str(n)),
-            [f"neighbours {n} x{unit}", f"voisins x{n}"],
+            self._neighbours_or_voisins(n),
             column=nums.start,
         )
-
-    def _ask_first_centre_or_stake(self, draft: Draft) -> None:
-        first, rest, unit = draft.centres[0], draft.centres[1:], self.house.piece_value
-        fewer = replace(draft, centres=rest)
-        readings = [f"{c.notation()} x{unit}" for c in resolve(draft, self.house)]
-        readings += [f"{c.notation()} x{first}" for c in resolve(fewer, self.house)]
-        raise AmbiguousError(message("leading_number", amount=first), readings, column=draft.start)
 
     def _bind_run(self, run: list[Draft], el: NeighboursEl) -> None:
         """Numbers said before "et les voisins" become the neighbours' centres."""

@@ -169,7 +169,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
                 column=self.drafts[MAX_CALLS].start,
             )
         self._refuse_forward_unused()
-        self._ask_last_centre_or_stake()
+        self._ask_centres_or_stake()
 
     def _refuse_forward_unused(self) -> None:
         """ "10 sur" with no bet after it ("pleno al 4 y 33 al a 5": the 33 would be lost)."""
@@ -454,7 +454,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
             return
         raise AmbiguousError(
             message("centre_or_stake", word=word, amount=el.amount),
-            [f"neighbours {el.amount} x{self.house.piece_value}", f"voisins x{el.amount}"],
+            self._neighbours_or_voisins(el.amount),
             column=el.start,
         )
 
@@ -467,7 +467,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         amount = el.numbers[0]
         raise AmbiguousError(
             message("centre_or_stake", word=link.text, amount=amount),
-            [f"neighbours {amount} x{self.house.piece_value}", f"voisins x{amount}"],
+            self._neighbours_or_voisins(amount),
             column=link.start,
         )
 
