@@ -13,6 +13,12 @@ NUMBERISH = frozenset({"NUMBER", "DIGITS", "MONEY", "AMOUNT"})
 STAKE_PREFIXES = frozenset({"PIECE_PREFIX", "TOTAL_PREFIX", "EITHER_PREFIX"})
 """Words that begin a stake ("à", "pour", Italian "per")."""
 STAKE_WORDS = STAKE_PREFIXES | {"EACH", "IN_ALL"}
+OUTSIDE_WORDS = frozenset({
+    "RED", "BLACK", "EVEN", "ODD", "LOW", "HIGH", "DOZEN", "COLUMN", "DOZENS", "COLUMNS",
+    "P12", "M12", "D12",
+})  # fmt: skip
+"""The words of the outside bets: no number can follow them as a position of theirs."""
+FINALE_WORDS = frozenset({"FINALE", "FINALES", "FINALE_WRITTEN"})
 
 
 def is_number(tok: Tok) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import AmbiguousError
 from ..messages import said as message
 from ..roulette.layout import from_pair
-from .kinds import STAKE_WORDS, is_number
+from .kinds import FINALE_WORDS, STAKE_WORDS, is_number
 from .lexicon import Lexicon, Tok
 
 RANGES: dict[tuple[int, int], str] = {
@@ -123,9 +123,6 @@ def _range_at(
     return Tok("RANGE", text, low.start, high.end, pair[0] * 100 + pair[1]), 3
 
 
-_FINALE_WORDS = frozenset({"FINALE", "FINALES", "FINALE_WRITTEN"})
-
-
 def _ask_finales_run(toks: list[Tok], i: int, lexicon: Lexicon, piece_value: int) -> None:
     """ "finals three to six", "finali dal 3 al 6": after a finale word, two digits joined
     by a word that only says "to" may be the finales from one to the other, each en plein,
@@ -141,7 +138,7 @@ def _ask_finales_run(toks: list[Tok], i: int, lexicon: Lexicon, piece_value: int
     if not 0 <= low.value < high.value <= 9:
         return
     j = i - 1 if i and _role(toks[i - 1], lexicon, "RANGE_FROM") else i
-    if not j or toks[j - 1].type not in _FINALE_WORDS:
+    if not j or toks[j - 1].type not in FINALE_WORDS:
         return
     each = " ; ".join(f"finale_plein {d} x{piece_value}" for d in range(low.value, high.value + 1))
     split = f"finale_cheval {low.value}/{high.value} x{piece_value}"

@@ -26,7 +26,15 @@ from collections.abc import Sequence
 
 from ..errors import AmbiguousError, StakeError, UnrecognizedError
 from ..messages import said as message
-from .kinds import LINKS, NUMBERISH, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is_number
+from .kinds import (
+    LINKS,
+    NUMBERISH,
+    OUTSIDE_WORDS,
+    SEPARATORS,
+    STAKE_PREFIXES,
+    STAKE_WORDS,
+    is_number,
+)
 from .lexicon import ARTICLE, BOTH, MONEY_WORD, VALUED_PIECES, Lexicon, Tok
 from .ranges import ranges
 from .sectors import sectors
@@ -408,13 +416,6 @@ def _with_amount(toks: list[Tok]) -> list[Tok]:
 
 
 STAKE_SAID = STAKE_WORDS | {"MONEY", "AMOUNT"}
-
-
-OUTSIDE_WORDS = frozenset({
-    "RED", "BLACK", "EVEN", "ODD", "LOW", "HIGH", "DOZEN", "COLUMN", "DOZENS", "COLUMNS",
-    "P12", "M12", "D12",
-})  # fmt: skip
-"""The words of the outside bets: no number can follow them as a position of theirs."""
 
 
 def _prefix_as_on(toks: list[Tok]) -> list[Tok]:
