@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..language.normalize import words
 from ..language.vocabulary import spellings
+from ..speech.adapt import STEPS as ADAPT_STEPS
 from ..speech.adapt import Recording, adapt, transform_means
 from ..speech.croupiers import folder, save_report
 from ..speech.engines.sphinx import PocketSphinxEngine, shipped_model, wheel_model
@@ -126,7 +127,7 @@ def enrol(
         )
     held = [item for k, (item, _) in enumerate(usable) if k % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1]
     train = [rec for k, (_, rec) in enumerate(usable) if k % HOLD_OUT_EVERY != HOLD_OUT_EVERY - 1]
-    total = 2 * ADAPT_STEPS + 1 + 2 * len(held)
+    total = 2 * ADAPT_STEPS + 1 + 2 * len(held)  # MLLR, the transform, MAP, the readings
     count = iter(range(1, total + 1))
 
     def step(what: str) -> None:
@@ -146,11 +147,6 @@ def enrol(
     report = {**asdict(done), "when": datetime.now(UTC).isoformat(timespec="seconds")}
     save_report(croupier, lang, report)
     return done
-
-
-ADAPT_STEPS = 4
-"""The steps of one :func:`~callbets.speech.adapt.adapt` run (model, features, counts,
-update)."""
 
 
 def _mllr_then_map(

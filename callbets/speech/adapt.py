@@ -39,6 +39,8 @@ from . import SpeechUnavailable
 
 TOOL_DIRS = (Path("/usr/lib/sphinxtrain"), Path("/usr/local/lib/sphinxtrain"))
 """Where sphinxtrain's programs are installed (they are not on PATH)."""
+STEPS = 4
+"""The steps :func:`adapt` tells its ``step`` (model, features, counts, update)."""
 SENDUMP_LOG_BASE = 1.0001
 SENDUMP_SHIFT = 10
 """A ``sendump`` byte is -log(weight) in log base 1.0001, shifted right by 10 bits."""
