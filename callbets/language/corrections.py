@@ -29,9 +29,9 @@ from collections.abc import Sequence
 
 from ..errors import AmbiguousError
 from ..messages import said
-from .kinds import LINKS, STAKE_PREFIXES
+from .kinds import LINKS, POSITION_WORDS, STAKE_PREFIXES
 from .lexicon import Tok
-from .tokens import CORRECTION_POSITION, POSITION_WORDS
+from .tokens import CORRECTION_POSITION
 
 CORRECTION = "CORRECTION"
 MARKERS = frozenset({CORRECTION, CORRECTION_POSITION})

@@ -19,6 +19,8 @@ OUTSIDE_WORDS = frozenset({
 })  # fmt: skip
 """The words of the outside bets: no number can follow them as a position of theirs."""
 FINALE_WORDS = frozenset({"FINALE", "FINALES", "FINALE_WRITTEN"})
+POSITION_WORDS = frozenset({"STRAIGHT", "SPLIT", "STREET", "CORNER", "SIXLINE"})
+"""Words that name a position by the numbers said after them ("cheval 8/11")."""
 
 
 def is_number(tok: Tok) -> bool:
