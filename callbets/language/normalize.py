@@ -22,7 +22,10 @@ MAX_DIGITS = 7
 (:data:`callbets.language.tokens.MAX_AMOUNT`)."""
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'"})
-_DASHES = str.maketrans({"–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-"})
+_DASHES = str.maketrans({"–": "-", "‐": "-", "‑": "-", "−": "-"})
+"""Dashes that may join words or numbers as a hyphen does.  The em dash (—) never joins:
+it opens a line of dialogue ("—Vecinos del cero a cinco.") or sets words apart, and is
+skipped as punctuation (between digits it still joins them: "5—8")."""
 _ORDINAL_SIGNS = str.maketrans({"°": "o"})  # "3°" as typed for "3º" (terzo)
 
 _WORD = re.compile(
@@ -32,20 +35,22 @@ _WORD = re.compile(
   | (?P<digits>\d+)
   | (?P<times>(?<=\d)x(?=\d))        # 26x5
   | (?P<word>[a-z]+'?)              # l' dell' s'
-  | (?P<slash>/|(?<=\d)\s*-\s*(?=\d))   # 5/8 and 5-8
+  | (?P<slash>/|(?<=\d)\s*[-—]\s*(?=\d))   # 5/8 and 5-8
   | (?P<sign>-(?=\s*\d))             # -5: a sign, never part of a bet
   | (?P<comma>[,;\n])               # a new line separates like a comma
+  | (?P<stop>(?<=[a-z0-9])[.!?…]+(?=\s))   # "Tiers à 5. 17 en plein": a sentence ends
   | (?P<symbol>[&+=€£$×@])
   | (?P<hyphen>-)                   # dix-sept, or a hyphen cut off a word
-  | (?P<skip>(?:[^\S\n]|[.!?:"()\[\]'¿¡«»“”…])+)   # spaces and punctuation: one run
+  | (?P<skip>(?:[^\S\n]|[.!?:"()\[\]'¿¡«»“”…—])+)   # spaces and punctuation: one run
   | (?P<other>.)
     """,
     re.VERBOSE,
 )
 
 
-_SIGNS = {"slash": "/", "comma": ",", "times": "×"}
-"""The word a sign stands for: ``5-8`` is ``5/8``, a new line a comma, ``26x5`` ``26 × 5``."""
+_SIGNS = {"slash": "/", "comma": ",", "stop": ",", "times": "×"}
+"""The word a sign stands for: ``5-8`` is ``5/8``, a new line or the end of a sentence a
+comma, ``26x5`` ``26 × 5``."""
 
 
 class Word(NamedTuple):
