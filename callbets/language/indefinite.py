@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ..errors import AmbiguousError
 from ..messages import said as message
-from .kinds import LINKS, POSITION_WORDS, is_number
+from .kinds import LINKS, POSITION_WORDS, SEPARATORS, STAKE_PREFIXES, is_number
 from .lexicon import ARTICLE, Lexicon, Tok
 
 
@@ -33,6 +33,12 @@ def article_or_one(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
         return tok
     if (after.type in LINKS or _from_to(toks, i + 2, lexicon)) and i + 3 < len(toks):
         after = toks[i + 3]
+    elif (linked := _past_stake(toks, i + 2)) is not None:
+        after = toks[linked]
+    if not is_number(after) and _linked_later(toks, i + 2):
+        # "un plein de 25 25 euros sur le 32": the 1, or the article of the straight-up?
+        said = f"{tok.text} {position.text}"
+        raise AmbiguousError(message("one_or_position", said=said), [], column=tok.start)
     if not is_number(after):
         return tok
     if ends_a_number:  # "à vingt et un cheval 8/11": 21, or 20 and a split?
@@ -44,6 +50,29 @@ def article_or_one(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
             column=ten.start,
         )
     return tok._replace(type=ARTICLE, value=None)
+
+
+def _linked_later(toks: Sequence[Tok], i: int) -> bool:
+    """Whether "on" and a number come later in the same call (before a separator)."""
+    for j in range(i, len(toks) - 1):
+        if toks[j].type in SEPARATORS:
+            return False
+        if toks[j].type == "ON" and any(is_number(t) for t in toks[j + 1 : j + 3]):
+            return True
+    return False
+
+
+def _past_stake(toks: Sequence[Tok], i: int) -> int | None:
+    """Where the numbers start when toks[i:] is a stake then "on": "un plein à 25 euros sur
+    le 32" (the position's stake said before its numbers)."""
+    if toks[i].type not in STAKE_PREFIXES or i + 1 >= len(toks) or not is_number(toks[i + 1]):
+        return None
+    j = i + 2
+    if j < len(toks) and toks[j].type == "CURRENCY":
+        j += 1
+    if j + 1 >= len(toks) or toks[j].type != "ON":
+        return None
+    return j + 2 if toks[j + 1].type == ARTICLE and j + 2 < len(toks) else j + 1
 
 
 def _from_to(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> bool:

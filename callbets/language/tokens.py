@@ -337,7 +337,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     out = _of_pieces(_merge(out))
     out = _retype(_prefix_as_on(out))
     phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
-    out = _with_amount(_leading_on(_phrasal_on(_trim_commas(out), phrasal)))
+    out = _with_amount(_leading_on(_phrasal_on(_trim_commas(_slashes_apart(out)), phrasal)))
     _check_ends(out)
     return tuple(out)
 
@@ -403,14 +403,35 @@ def _leading_on(toks: list[Tok]) -> list[Tok]:
     return toks[1:] if said or bare else toks
 
 
+def _slashes_apart(toks: list[Tok]) -> list[Tok]:
+    """ "tercio a 5 / huerf a 5": a slash right after a stake and before a bet word
+    separates two bets, as a comma does.  Elsewhere it joins numbers ("5/8"), and one left
+    with a number missing ("17/ a 5") is refused."""
+    return [t._replace(type="COMMA") if t.type == "SLASH" and _after_stake(toks, i) and (
+        i + 1 < len(toks) and not is_number(toks[i + 1])
+        and toks[i + 1].type not in STAKE_WORDS | SEPARATORS | LINKS
+    ) else t for i, t in enumerate(toks)]  # fmt: skip
+
+
+def _after_stake(toks: list[Tok], i: int) -> bool:
+    """Whether toks[i] comes right after a whole stake ("a 5", "5 euros", "5 each")."""
+    if i < 2:
+        return False
+    before = toks[i - 1]
+    said = is_number(before) and toks[i - 2].type in STAKE_PREFIXES
+    return said or before.type in ("CURRENCY", "EACH", "IN_ALL")
+
+
 def _trim_commas(toks: list[Tok]) -> list[Tok]:
-    """Commas at either end are punctuation around words dropped ("Pour moi, voisins…")."""
+    """Commas at either end are punctuation around words dropped ("Pour moi, voisins…"), and
+    so are those right after "and" ("Huérfanos a 5 y, además, huérfanos en pleno a 5")."""
     start, end = 0, len(toks)
     while start < end and toks[start].type == "COMMA":
         start += 1
     while end > start and toks[end - 1].type == "COMMA":
         end -= 1
-    return toks[start:end]
+    return [t for i, t in enumerate(toks[start:end], start)
+            if not (t.type == "COMMA" and toks[i - 1].type in ("AND", "COMMA"))]  # fmt: skip
 
 
 def _prefix_sign(toks: list[Tok], i: int) -> bool:
