@@ -69,6 +69,7 @@ class Placing:
         self._ask_unstaked_before(placed)
         self._ask_trailing_number(placed)
         self._ask_named_pairs(placed)
+        placed = self._read_back_dropped(placed)
         self._ask_said_twice(placed)
         self._ask_les_pleins(placed)
         return Announcement(self.text, tuple(p for _, p in placed))
@@ -122,6 +123,23 @@ class Placing:
                 # "deux fois voisins et tiers à 5": the voisins twice, or both?
                 raise AmbiguousError(said_message("times_which", word=f"{d.times}×"), [],
                                      column=d.start)  # fmt: skip
+
+    def _read_back_dropped(
+        self, placed: list[tuple[Draft, PlacedCall]]
+    ) -> list[tuple[Draft, PlacedCall]]:
+        """ "—Tiers par 5 ! —Tiers par 5, trente euros, c'est joué.": the last call, said
+        again right after itself at the same stake with the total of one, is the
+        croupier's read-back, not a second bet (with the total of both, or none, it is
+        asked: :meth:`_ask_said_twice`)."""
+        if len(placed) < 2:
+            return placed
+        (_, first), (last, again) = placed[-2], placed[-1]
+        index = next(i for i, d in enumerate(self.drafts) if d is last)
+        read_back = first == again and any(
+            c.kind == "total" and c.targets == (index,) and c.value == again.total
+            for c in self.checks
+        )
+        return placed[:-1] if read_back else placed
 
     def _ask_said_twice(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
         """ "voisins à 5, voisins à 5": a call said twice is asked about, never silently

@@ -7,13 +7,121 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..transform import Element, LinkEl, Nums, PiecesEl, Sep, StakeEl, WordEl
-from .draft import POSITION_WORDS
+from .draft import ORDINALS, OUTSIDE, POSITION_WORDS
 
 
 def regrouped(elements: list[Element], piece_value: int) -> list[Element]:
     """The elements with the pauses dropped and the counts said on a bet made stakes."""
     on = _counts_on(_pauses_dropped(_pieces_valued(elements, piece_value)), piece_value)
-    return _counts_of_value(on)
+    placed = _amounts_before_positions(_stakes_after_numbers(_counts_of_value(on)))
+    return _ordinals_share_noun(placed)
+
+
+def _ordinals_share_noun(elements: list[Element]) -> list[Element]:
+    """ "la première douzaine et la troisième", "50 a la primera docena y 50 a la tercera":
+    an ordinal said alone, after a call that said an ordinal with its noun (dozen or
+    column), takes that noun."""
+    out: list[Element] = []
+    noun: WordEl | None = None
+    for i, el in enumerate(elements):
+        out.append(el)
+        if not isinstance(el, WordEl):
+            continue
+        before = elements[i - 1] if i else None
+        after = elements[i + 1] if i + 1 < len(elements) else None
+        if el.concept in OUTSIDE and (_is_ordinal(before) or _is_ordinal(after)):
+            noun = el
+        elif (
+            noun is not None
+            and el.concept in ORDINALS
+            and isinstance(before, Sep | StakeEl)
+            and _ends_alone(elements, i + 1)
+        ):
+            out.append(replace(noun, start=el.start))
+    return out
+
+
+def _ends_alone(elements: list[Element], i: int) -> bool:
+    """Whether the call ends before ``i`` with no dozen or column said in the next one ("la
+    première douzaine, la deuxième et la troisième colonne": the second of which?)."""
+    if i == len(elements) or isinstance(elements[i], StakeEl):
+        return True
+    after = elements[i + 1] if i + 1 < len(elements) else None
+    return isinstance(elements[i], Sep) and not (_is_ordinal(after) or _is_outside(after))
+
+
+def _is_ordinal(el: Element | None) -> bool:
+    return isinstance(el, WordEl) and el.concept in ORDINALS
+
+
+def _is_outside(el: Element | None) -> bool:
+    return isinstance(el, WordEl) and el.concept in OUTSIDE
+
+
+def _stakes_after_numbers(elements: list[Element]) -> list[Element]:
+    """ "un plein de 25 euros sur le 32", "a split at 10 on 8/11": a position word said
+    first, its stake, then "on" and its numbers, is the bet said with its stake after
+    ("un plein sur le 32 de 25 euros").  Only when the numbers end the call: "pleno a 5
+    al 17 y al 20" is left as it is (refused)."""
+    out = list(elements)
+    for i in range(len(out) - 3):
+        word, stake, link, nums = out[i : i + 4]
+        if (
+            isinstance(word, WordEl)
+            and word.concept in POSITION_WORDS
+            and isinstance(stake, StakeEl)
+            and not stake.lead
+            and isinstance(link, LinkEl)
+            and link.kind == "on"
+            and link.amount is None
+            and isinstance(nums, Nums)
+            and _ends_call(out, i + 4)
+            and _said_first(out, i)
+        ):
+            out[i + 1 : i + 4] = [link, nums, stake]
+    return out
+
+
+def _amounts_before_positions(elements: list[Element]) -> list[Element]:
+    """ "20 en plein sur le 29", "Mi mette 20 in pieno sul 29", "20 al pleno del 36": an
+    amount said first, then a position word linked to its numbers, is that position's stake
+    (not the straight-up on the amount).  A position of several numbers must have them all
+    after the link ("17 à cheval sur le 20" stays refused)."""
+    out = list(elements)
+    for i in range(len(out) - 3):
+        amount, word, link, nums = out[i : i + 4]
+        stake = _amount_said(amount)
+        if (
+            stake is not None
+            and isinstance(word, WordEl)
+            and word.concept in POSITION_WORDS
+            and isinstance(link, LinkEl)
+            and link.amount is None
+            and isinstance(nums, Nums)
+            and (word.concept == "straight" or len(nums.numbers) > 1)
+            and _ends_call(out, i + 4)
+            and (i == 0 or isinstance(out[i - 1], Sep | StakeEl))
+        ):
+            out[i : i + 4] = [word, link, nums, stake]
+    return out
+
+
+def _amount_said(el: Element) -> StakeEl | None:
+    """An amount said alone (a number, or a number and its currency) as a stake a piece."""
+    if isinstance(el, StakeEl) and el.kind == "money":
+        return el
+    if isinstance(el, Nums) and len(el.numbers) == 1 and not el.slashed:
+        return StakeEl("piece", el.numbers[0], str(el.numbers[0]), el.start, el.end)
+    return None
+
+
+def _ends_call(elements: list[Element], i: int) -> bool:
+    """Whether the call ends before ``i``: the end, or a separator before a new bet (not
+    before "on" said again, "y al 20")."""
+    if i == len(elements):
+        return True
+    after = elements[i + 1] if i + 1 < len(elements) else None
+    return isinstance(elements[i], Sep) and not isinstance(after, LinkEl)
 
 
 def _counts_of_value(elements: list[Element]) -> list[Element]:
