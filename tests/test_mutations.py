@@ -22,6 +22,12 @@ HOUSE = find_house()
 
 REVIEWED = {
     # Read by hand: each mutant says exactly what the parser places.
+    # the amount said first dropped: a straight-up linked to its number with no stake, at
+    # one piece as "en plein 29" is
+    ("en", "straight up on 29"): "straight 29 x1",
+    ("fr", "en plein sur le 29"): "straight 29 x1",
+    ("es", "Póngame al pleno del 36"): "straight 36 x1",
+    ("it", "Mi mette in pieno sul 29, grazie"): "straight 29 x1",
     ("en", "thirty and three neighbours fifty each"): "neighbours 30 n3 x50",
     ("es", "vecinos a 20"): "voisins x20",  # "grandes vecinos" are the vecinos del cero
     ("es", "treinta pleno y dos a diez"): "straight 30 x10 ; straight 2 x10",
