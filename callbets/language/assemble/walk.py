@@ -38,6 +38,7 @@ from .draft import (
     OUTSIDE,
     PAIRED,
     POSITION_SIZE,
+    POSITION_WORDS,
     Check,
     Draft,
     Question,
@@ -61,6 +62,13 @@ def _zero_then_in_full(draft: Draft, el: Nums) -> bool:
         and len(el.numbers) > 1
         and el.numbers[0] == 0
     )
+
+
+def _position_again(cur: Draft, el: WordEl) -> bool:
+    """ "pleno al siete pleno al diecisiete y …": a position word after a position said
+    with its word and numbers starts the next one (as a list, when "and" follows)."""
+    said = cur.nums is not None and any(w.concept in POSITION_WORDS for w in cur.words)
+    return said and el.concept in POSITION_WORDS
 
 
 class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
@@ -217,7 +225,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
             raise AmbiguousError(
                 message("bare_then_word", said=said, word=el.text), [], column=el.start
             )
-        if cur is not None and el.concept in FINALE_WORDS:
+        if cur is not None and el.concept in FINALE_WORDS and not _position_again(cur, el):
             raise IllegalBetError(message("not_with_before", word=el.text), column=el.start)
         if cur is not None and self.juxtaposed is None and not both_called(cur, el):
             self.juxtaposed = el  # "voisins tiers et orphelins": a list, if an "et" follows
