@@ -484,8 +484,17 @@ def _of_pieces(toks: list[Tok]) -> list[Tok]:
     ]  # fmt: skip
 
 
+def _described(toks: list[Tok]) -> list[Tok]:
+    """ "sestina 22, cioè 19 20 21 22 23 24": "that is" (EQUALS) before several numbers
+    describes the position said before it, as a comma does; before one number it is a
+    total ("serie da 5, cioè 30")."""
+    return [t._replace(type="COMMA") if t.type == "EQUALS" and i + 2 < len(toks)
+            and is_number(toks[i + 1]) and (is_number(toks[i + 2]) or toks[i + 2].type == "SLASH")
+            else t for i, t in enumerate(toks)]  # fmt: skip
+
+
 def _retype(toks: list[Tok]) -> list[Tok]:
-    toks = _total_after(toks)
+    toks = _total_after(_described(toks))
     out = []
     for i, tok in enumerate(toks):
         nxt = toks[i + 1].type if i + 1 < len(toks) else None

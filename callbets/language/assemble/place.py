@@ -174,6 +174,12 @@ class Placing:
                 continue
             try:
                 recipe = [p for call in resolve(d, self.house) for p, _ in call.recipe(self.house)]
+            except AmbiguousError:
+                if len(run) == 1 and _described(d, run[0]):
+                    d.nums = run[0].nums  # "transversal del cero, 0-1-2": the one said
+                    out.append(run[0])
+                i += 1 + len(run)
+                continue
             except (AnnouncementError, ValueError):
                 i += 1
                 continue
@@ -502,6 +508,21 @@ def _said_call(draft: Draft) -> str:
         word = draft.neighbours.text
     numbers = draft.nums.numbers if draft.nums is not None else ()
     return " ".join([word, *map(str, numbers)]).strip()
+
+
+def _described(draft: Draft, said: Draft) -> bool:
+    """Whether a position named by one number that two positions hold ("sixain 22",
+    "transversale du zéro") is described right after by the numbers of one of them."""
+    if draft.head not in POSITION_WORDS or draft.nums is None or said.nums is None:
+        return False
+    (number, *more) = draft.nums.numbers
+    position = as_position(said.nums.numbers)
+    return (
+        not more
+        and position is not None
+        and position.name == draft.head
+        and (number in position.numbers)
+    )
 
 
 def _bare(draft: Draft) -> bool:
