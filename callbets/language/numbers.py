@@ -277,12 +277,34 @@ def _assemble(toks: list[Tok], runs: list[Run], groupings: list[list[Tok]]) -> l
     return out
 
 
+def _thousands_in_digits(toks: list[Tok]) -> list[Tok]:
+    """ "2 mil pesos", "5 mille": digits then the word for a thousand, with no other
+    number word after it, are one number (2000)."""
+    out: list[Tok] = []
+    for i, tok in enumerate(toks):
+        before = out[-1] if out else None
+        after = toks[i + 1] if i + 1 < len(toks) else None
+        if (
+            before is not None
+            and before.type == "DIGITS"
+            and before.value is not None
+            and _is_number_word(tok)
+            and tok.value == 1000
+            and not (after is not None and _is_number_word(after))
+        ):
+            out[-1] = _number([before, tok], before.value * 1000)
+            continue
+        out.append(tok)
+    return out
+
+
 def readings(composer: Composer, toks: list[Tok]) -> Iterator[Reading]:
     """Every grouping of the number words in ``toks``, the all-longest one first.
 
     The first reading is built without listing the others, which are only worked out
     if the caller asks for them (most announcements stop at the first).
     """
+    toks = _thousands_in_digits(toks)
     runs = _runs(toks, composer.join_words)
     for r in runs:
         said = sum(_is_number_word(t) for t in toks[r.start : r.end])
