@@ -28,6 +28,13 @@ REVIEWED = {
     ("fr", "en plein sur le 29"): "straight 29 x1",
     ("es", "Póngame al pleno del 36"): "straight 36 x1",
     ("it", "Mi mette in pieno sul 29, grazie"): "straight 29 x1",
+    # either part of "2 mil" dropped leaves another amount, said whole ("mil" is 1000)
+    ("es", "Oiga joven, a los huérfanos me pone mil pesos cada ficha"): "orphelins x1000",
+    ("es", "Oiga joven, a los huérfanos me pone 2 pesos cada ficha"): "orphelins x2",
+    ("es", "Tercio a 2"): "tiers x2",
+    ("es", "Tercio a mil"): "tiers x1000",
+    ("it", "Serie da 5"): "tiers x5",
+    ("it", "Serie da mila"): "tiers x1000",
     ("en", "thirty and three neighbours fifty each"): "neighbours 30 n3 x50",
     ("es", "vecinos a 20"): "voisins x20",  # "grandes vecinos" are the vecinos del cero
     ("es", "treinta pleno y dos a diez"): "straight 30 x10 ; straight 2 x10",
