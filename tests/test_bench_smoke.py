@@ -165,6 +165,30 @@ DISAGREES = {
     # "thirty two" and "trente deux" are (the "y" a recogniser may drop)
     "Split final 5/8 by 5",
     "vecinos del treinta dos",
+    # sets 23 to 26: the house decides, as above (the finales 4/7, 5/8, 6/9 à cheval and
+    # the finale 0, the nassa, the complete bet, a number and its splits, the value of
+    # "5 fichas"); a correction of the stake two calls share corrects it for both
+    "Finale 4/7 a cavallo da 10",
+    "finale cinque otto a cavallo da cinque",
+    "Split final 4/7 by 5",
+    "final five eight split by five",
+    "Final 6/9 a caballo a 10",
+    "Final 0 en pleno a 5",
+    "Finale 5/8 à cheval par 5",
+    "Finale 4/7 a cavallo da 5",
+    "Split final 6/9 by 5",
+    "Final 5/8 a caballo a 5",
+    "Final 5/8 a caballo a 5.",
+    "Nassa a 5.",
+    "El 17 con sus caballos a 5.",
+    "El 2 completo a 5.",
+    "Final 0 a 5.",
+    "Finales 5/8 a caballo a 5",
+    "Nassa a 5",
+    "Pleno al 17, 5 fichas",
+    "El cero completo a 5",
+    "finales cuatro siete a caballo a diez",
+    "eh tercio y huérfanos a cinco no a diez",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
