@@ -71,6 +71,24 @@ def test_the_numpy_decoder_reads_as_ctranslate2_decodes():
             assert logp[wanted] >= logp.max() - 0.3, (item["text"], at)
 
 
+def test_the_prompt_read_at_once_is_the_prompt_read_a_token_at_a_time():
+    """The start tokens in one pass (causal attention among them) give the hidden state
+    and the cache of four single steps, and every token's logits are each token's
+    scores."""
+    names = ("<|startoftranscript|>", "<|fr|>", "<|transcribe|>", "<|notimestamps|>")
+    prompt = np.array([MODEL.token(t) for t in names])
+    audio = MODEL.decoder.cross(MODEL.encode(read_wav(FIXTURES / NATURAL[0]["audio"])))
+    cache = None
+    for at, token in enumerate(prompt):
+        hidden, cache = MODEL.decoder.step(np.array([token]), at, cache, audio)
+    at_once, together = MODEL.decoder.prompt(prompt, audio)
+    assert np.allclose(at_once, hidden, atol=1e-3)
+    assert all(np.allclose(a, b, atol=1e-3) for (a, _), (b, _) in zip(cache, together, strict=True))
+    every = np.arange(MODEL.decoder.embeddings.shape[0])
+    assert np.allclose(MODEL.decoder.logits(hidden), MODEL.decoder.scores(hidden, every))
+    assert not np.allclose(MODEL.decoder.prompt(prompt[:3], audio)[0], hidden, atol=1e-3)
+
+
 @pytest.mark.parametrize("lang", VOICES)
 def test_the_search_writes_only_words_of_the_language(lang):
     """Whatever the audio (a recording of another language, noise), every word of every

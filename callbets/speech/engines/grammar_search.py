@@ -31,7 +31,7 @@ import numpy as np
 
 from ...language.grammar import language, written_forms
 from ...language.lexicon import Tok
-from .whisper_model import Array, Cache, Whisper
+from .whisper_model import Array, Whisper
 
 START, END = "<s>", "</s>"
 LN10 = math.log(10.0)
@@ -151,7 +151,6 @@ class GrammarSearch:
             model.token("<|notimestamps|>"),
         )
         self.end = model.token("<|endoftext|>")
-        self.all_tokens = np.arange(model.decoder.embeddings.shape[0])
         self.punctuation = {model.tokens(p)[0]: p for p in PUNCTUATION}
         self._after: dict[str, Node] = {}
         self._spelled: dict[str, tuple[int, ...]] = {}
@@ -229,11 +228,7 @@ class GrammarSearch:
         """The best announcements the grammar's words can say of the encoded audio."""
         decoder = self.model.decoder
         audio = decoder.cross(encoded)
-        cache: Cache | None = None
-        hidden: Array | None = None
-        for at, token in enumerate(self.prompt):
-            hidden, cache = decoder.step(np.array([token]), at, cache, audio)
-        assert hidden is not None and cache is not None
+        hidden, cache = decoder.prompt(np.array(self.prompt), audio)
         beam = [Hypothesis(0, (), (), 0.0, None)]
         found: list[Found] = []
         seconds = encoded.shape[0] * 0.02
@@ -263,7 +258,7 @@ class GrammarSearch:
     def _extend(self, beam: list[Hypothesis], hidden: Array) -> list[tuple[Hypothesis, float]]:
         """Every allowed next token of every hypothesis, best first."""
         out: list[tuple[Hypothesis, float]] = []
-        every = self.model.decoder.scores(hidden, self.all_tokens)
+        every = self.model.decoder.logits(hidden)
         top = every.max(1, keepdims=True)
         norms = (top + np.log(np.exp(every - top).sum(1, keepdims=True)))[:, 0]
         for hyp in beam:

@@ -159,11 +159,25 @@ def _norm(x: Array, weights: tuple[Array, Array]) -> Array:
     return _f32(((x - mean) / np.sqrt(var + 1e-5)) * weights[0] + weights[1])
 
 
-def _attend(query: Array, keys: Array, values: Array) -> Array:
-    """Scaled dot-product attention of one query per hypothesis and head."""
+def _attend(query: Array, keys: Array, values: Array, causal: bool = False) -> Array:
+    """Scaled dot-product attention of the queries of each hypothesis and head (each
+    query seeing only the keys up to its own position, when ``causal``)."""
     scores = query @ np.swapaxes(keys, -1, -2) / np.float32(np.sqrt(WIDTH // HEADS))
+    if causal:
+        scores = scores + np.triu(np.full(scores.shape[-2:], -np.inf, np.float32), 1)
     scores = np.exp(scores - scores.max(-1, keepdims=True))
     return _f32((scores / scores.sum(-1, keepdims=True)) @ values)
+
+
+def _heads(rows: Array, n: int, t: int) -> Array:
+    """(n × t, width) rows as (n, heads, t, 64)."""
+    return rows.reshape(n, t, HEADS, WIDTH // HEADS).transpose(0, 2, 1, 3)
+
+
+def _rows(heads: Array) -> Array:
+    """(n, heads, t, 64) back to (n × t, width) rows."""
+    n, _, t, _ = heads.shape
+    return np.ascontiguousarray(heads.transpose(0, 2, 1, 3)).reshape(n * t, WIDTH)
 
 
 Cache = list[tuple[Array, Array]]
@@ -200,22 +214,33 @@ class Decoder:
     def step(self, tokens: npt.NDArray[np.int64], at: int, cache: Cache | None,
              audio: Cache) -> tuple[Array, Cache]:  # fmt: skip
         """One token per hypothesis at position ``at``: the final hidden states (to score
-        the next tokens with :meth:`scores`) and the cache with it."""
-        x = self.embeddings[tokens] + self.positions[at]
-        n = len(tokens)
+        the next tokens with :meth:`logits`) and the cache with it."""
+        return self._run(tokens[:, None], at, cache, audio)
+
+    def prompt(self, tokens: npt.NDArray[np.int64], audio: Cache) -> tuple[Array, Cache]:
+        """The tokens of one hypothesis's start, all at once (each layer's weights read
+        once, not once a token): the hidden state after the last, and the cache."""
+        hidden, cache = self._run(tokens[None], 0, None, audio)
+        return hidden[-1:], cache
+
+    def _run(self, tokens: npt.NDArray[np.int64], at: int, cache: Cache | None,
+             audio: Cache) -> tuple[Array, Cache]:  # fmt: skip
+        """``tokens`` (hypotheses, tokens each) from position ``at``: the hidden states
+        of every hypothesis's tokens, one row each, and the cache with them."""
+        n, t = tokens.shape
+        x = (self.embeddings[tokens] + self.positions[at : at + t]).reshape(n * t, WIDTH)
         grown: Cache = []
         for i, layer in enumerate(self.layers):
             qkv = _norm(x, layer.self_norm) @ layer.qkv[0] + layer.qkv[1]
-            q, k, v = (part.reshape(n, HEADS, 1, WIDTH // HEADS) for part in np.split(qkv, 3, 1))
+            q, k, v = (_heads(part, n, t) for part in np.split(qkv, 3, 1))
             if cache is not None:
                 k = np.concatenate([cache[i][0], k], axis=2)
                 v = np.concatenate([cache[i][1], v], axis=2)
             grown.append((k, v))
-            x = x + _attend(q, k, v).reshape(n, WIDTH) @ layer.self_out[0] + layer.self_out[1]
-            q = (_norm(x, layer.cross_norm) @ layer.query[0] + layer.query[1]).reshape(
-                n, HEADS, 1, WIDTH // HEADS
-            )
-            heard = _attend(q, audio[i][0][None], audio[i][1][None]).reshape(n, WIDTH)
+            attended = _rows(_attend(q, k, v, causal=t > 1))
+            x = x + attended @ layer.self_out[0] + layer.self_out[1]
+            q = _heads(_norm(x, layer.cross_norm) @ layer.query[0] + layer.query[1], n, t)
+            heard = _rows(_attend(q, audio[i][0][None], audio[i][1][None]))
             x = x + heard @ layer.cross_out[0] + layer.cross_out[1]
             h = _norm(x, layer.ffn_norm) @ layer.ffn_in[0] + layer.ffn_in[1]
             h = 0.5 * h * (1.0 + np.tanh(0.7978845608 * (h + 0.044715 * h**3)))  # GELU
@@ -226,6 +251,11 @@ class Decoder:
         """The logits of some tokens only, for each hypothesis (the output layer shares
         the embeddings)."""
         return _f32(hidden @ self.embeddings[tokens].T)
+
+    def logits(self, hidden: Array) -> Array:
+        """The logits of every token, for each hypothesis (the embeddings read in place:
+        gathering all of them first copied 106 MB a step)."""
+        return _f32(hidden @ self.embeddings.T)
 
 
 @dataclass(frozen=True)
