@@ -76,6 +76,9 @@ def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[To
     group = _number_group(after)
     if group:
         return _numbers(before, stake, after, group, marker)
+    ordinal = _ordinal_replaced(bet, after)
+    if ordinal is not None:  # "primera docena, no, segunda, a 20"
+        return (*ordinal, *before[len(bet) :], *after[1:])
     if _several_calls(before):
         raise _unclear(marker)  # which call of several does it replace?
     if all(t.type in AMOUNTS | NUMBERS | SEPARATORS | STAKE_PREFIXES | STAKE_ENDS | MARKERS
@@ -113,6 +116,21 @@ def _numbers(
         return (*before[:amount], new[0]._replace(type=before[amount].type),
                 *before[amount + 1 :], *after[group:])  # fmt: skip
     raise _unclear(marker)
+
+
+ORDINAL_WORDS = frozenset({"FIRST", "SECOND", "THIRD", "LAST", "MIDDLE"})
+
+
+def _ordinal_replaced(bet: Sequence[Tok], after: Sequence[Tok]) -> tuple[Tok, ...] | None:
+    """An ordinal said alone after the correction replaces the one ordinal of the call
+    before ("première douzaine, non, deuxième"); with its own noun it is a bet of its own."""
+    said = [i for i, t in enumerate(bet) if t.type in ORDINAL_WORDS]
+    if not after or after[0].type not in ORDINAL_WORDS or len(said) != 1 or _several_calls(bet):
+        return None
+    if len(after) > 1 and after[1].type not in SEPARATORS | STAKE_PREFIXES:
+        return None
+    (i,) = said
+    return (*bet[:i], after[0], *bet[i + 1 :])
 
 
 def _link_before_numbers(before: Sequence[Tok], link: str) -> bool:
