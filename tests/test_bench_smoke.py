@@ -169,15 +169,11 @@ DISAGREES = {
     # the finale 0, the nassa, the complete bet, a number and its splits, the value of
     # "5 fichas"); a correction of the stake two calls share corrects it for both
     "Finale 4/7 a cavallo da 10",
-    "finale cinque otto a cavallo da cinque",
     "Split final 4/7 by 5",
     "final five eight split by five",
-    "Final 6/9 a caballo a 10",
     "Final 0 en pleno a 5",
-    "Finale 5/8 à cheval par 5",
     "Finale 4/7 a cavallo da 5",
     "Split final 6/9 by 5",
-    "Final 5/8 a caballo a 5",
     "Final 5/8 a caballo a 5.",
     "Nassa a 5.",
     "El 17 con sus caballos a 5.",

@@ -28,6 +28,8 @@ REVIEWED = {
     ("fr", "en plein sur le 29"): "straight 29 x1",
     ("es", "Póngame al pleno del 36"): "straight 36 x1",
     ("it", "Mi mette in pieno sul 29, grazie"): "straight 29 x1",
+    # a whole bet after the correction replaces the call before, whatever it was
+    ("fr", "colonne, non, troisième douzaine à 5"): "dozen 3 x5",
     # either part of "2 mil" dropped leaves another amount, said whole ("mil" is 1000)
     ("es", "Oiga joven, a los huérfanos me pone mil pesos cada ficha"): "orphelins x1000",
     ("es", "Oiga joven, a los huérfanos me pone 2 pesos cada ficha"): "orphelins x2",
