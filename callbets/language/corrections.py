@@ -70,8 +70,8 @@ def _apply(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[To
         # the numbers after it are a position, not a stake
         after, marker = after[1:], marker._replace(type=CORRECTION_POSITION)
     if _stake_length(after):
-        if stake is None:
-            raise _unclear(marker)
+        if stake is None or _same_stake_before(before, stake):
+            raise _unclear(marker)  # "serie da 5 e vicini da 5, no, da 10": both, or one?
         return (*before[:stake], *after)
     group = _number_group(after)
     if group:
@@ -112,6 +112,8 @@ def _numbers(
             raise _unclear(marker)  # "14/17, pardon, 20": which of the two?
         return (*before[:first], *new, *before[last:], *after[group:])
     if position is None and stake is not None and len(new) == 1 and not said_as_position:
+        if _same_stake_before(before, stake):
+            raise _unclear(marker)  # "tiers by 5 and orphans by 5, no, make it 10"
         amount = next(i for i in range(stake, len(before)) if before[i].type in AMOUNTS)
         return (*before[:amount], new[0]._replace(type=before[amount].type),
                 *before[amount + 1 :], *after[group:])  # fmt: skip
@@ -119,6 +121,16 @@ def _numbers(
 
 
 ORDINAL_WORDS = frozenset({"FIRST", "SECOND", "THIRD", "LAST", "MIDDLE"})
+
+
+def _same_stake_before(before: Sequence[Tok], stake: int) -> bool:
+    """Whether a call before the last said the same stake as the one corrected: the
+    correction may be of both ("tiers by 5 and orphans by 5, no, make it 10")."""
+    amount = next((t.value for t in before[stake:] if t.type in AMOUNTS), None)
+    return any(
+        t.type in STAKE_PREFIXES and i + 1 < stake and before[i + 1].value == amount
+        for i, t in enumerate(before[:stake])
+    )
 
 
 def _ordinal_replaced(bet: Sequence[Tok], after: Sequence[Tok]) -> tuple[Tok, ...] | None:
