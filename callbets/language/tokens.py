@@ -31,6 +31,7 @@ from .kinds import (
     LINKS,
     NUMBERISH,
     OUTSIDE_WORDS,
+    POSITION_WORDS,
     SEPARATORS,
     STAKE_PREFIXES,
     STAKE_WORDS,
@@ -333,13 +334,32 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
         if t.value is not None and t.value > MAX_AMOUNT:
             most = f"{MAX_AMOUNT:,}".replace(",", " ")
             raise StakeError(message("stake_too_big", value=t.value, most=most), column=t.start)
-    out = sides(sectors(ranges(out, lexicon, piece_value)))
+    out = _between(sides(sectors(ranges(out, lexicon, piece_value))))
     out = _of_pieces(_merge(out))
     out = _retype(_prefix_as_on(out))
     phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
     out = _with_amount(_leading_on(_phrasal_on(_trim_commas(_slashes_apart(out)), phrasal)))
     _check_ends(out)
     return tuple(out)
+
+
+def _between(toks: list[Tok]) -> list[Tok]:
+    """ "a cavallo tra il 21 e il 24", "split between 14 and 17": a position word, then
+    "between" (BETWEEN) and two numbers joined by "and", is that position on the two
+    numbers ("cavallo 21/24"); "between" anywhere else is left to be refused."""
+    out = list(toks)
+    for i in range(len(out) - 4, 0, -1):
+        position, between, first, joined, second = out[i - 1 : i + 4]
+        if (
+            between.type == "BETWEEN"
+            and position.type in POSITION_WORDS
+            and is_number(first)
+            and joined.type == "AND"
+            and is_number(second)
+        ):
+            slash = Tok("SLASH", "/", joined.start, joined.end)
+            out[i : i + 4] = [first, slash, second]
+    return out
 
 
 def _phrasal_on(toks: list[Tok], phrasal: frozenset[str]) -> list[Tok]:
@@ -360,7 +380,18 @@ def _with_amount(toks: list[Tok]) -> list[Tok]:
     an amount said "in all" or "each" is the stake's, not the neighbours' "with"."""
     return [t for i, t in enumerate(toks) if not (
         t.type == "WITH" and i + 2 < len(toks) and toks[i + 1].type in ("AMOUNT", "MONEY")
-        and toks[i + 2].type in ("IN_ALL", "EACH"))]  # fmt: skip
+        and toks[i + 2].type in ("IN_ALL", "EACH")) and not _with_on_outside(toks, i)]  # fmt: skip
+
+
+def _with_on_outside(toks: list[Tok], i: int) -> bool:
+    """ "la tercera docena con cincuenta": "with" between an outside bet's word and an
+    amount that ends the call says the amount on it (no neighbours can follow)."""
+    after = toks[i + 2] if i + 2 < len(toks) else None
+    return (
+        toks[i].type == "WITH" and 0 < i < len(toks) - 1
+        and toks[i - 1].type in OUTSIDE_WORDS and is_number(toks[i + 1])
+        and (after is None or after.type in SEPARATORS)
+    )  # fmt: skip
 
 
 STAKE_SAID = STAKE_WORDS | {"MONEY", "AMOUNT"}
@@ -484,17 +515,36 @@ def _of_pieces(toks: list[Tok]) -> list[Tok]:
     ]  # fmt: skip
 
 
+def _checked_in_all(toks: list[Tok]) -> list[Tok]:
+    """ "ça fait 25 en tout", "that's forty-five all in", "son 25 en total": "in all" after
+    the total a check says is that total's (a check is of everything before it)."""
+    return [t for i, t in enumerate(toks) if not (
+        t.type == "IN_ALL" and i >= 2 and toks[i - 2].type == "EQUALS"
+        and toks[i - 1].type in ("NUMBER", "MONEY")
+    )]  # fmt: skip
+
+
 def _described(toks: list[Tok]) -> list[Tok]:
     """ "sestina 22, cioè 19 20 21 22 23 24": "that is" (EQUALS) before several numbers
     describes the position said before it, as a comma does; before one number it is a
     total ("serie da 5, cioè 30")."""
     return [t._replace(type="COMMA") if t.type == "EQUALS" and i + 2 < len(toks)
             and is_number(toks[i + 1]) and (is_number(toks[i + 2]) or toks[i + 2].type == "SLASH")
-            else t for i, t in enumerate(toks)]  # fmt: skip
+            and _position_on_one_number(toks, i) else t for i, t in enumerate(toks)]  # fmt: skip
+
+
+def _position_on_one_number(toks: list[Tok], i: int) -> bool:
+    """Whether a position word and one number ("sestina 22", "sestina del 22") come right
+    before toks[i] (a comma between them aside)."""
+    j = i - 1 if i and toks[i - 1].type != "COMMA" else i - 2
+    if j < 1 or not is_number(toks[j]):
+        return False
+    word = j - 2 if toks[j - 1].type == "OF" else j - 1
+    return word >= 0 and toks[word].type in POSITION_WORDS
 
 
 def _retype(toks: list[Tok]) -> list[Tok]:
-    toks = _total_after(_described(toks))
+    toks = _total_after(_described(_checked_in_all(toks)))
     out = []
     for i, tok in enumerate(toks):
         nxt = toks[i + 1].type if i + 1 < len(toks) else None
