@@ -185,6 +185,16 @@ DISAGREES = {
     "El cero completo a 5",
     "finales cuatro siete a caballo a diez",
     "eh tercio y huérfanos a cinco no a diez",
+    # sets 27 and 28: the house decides, as above; "evens" is the even numbers (as
+    # "pair"); "cero y vecinos" is the 0 and its neighbours (rules.md: "0 et les
+    # voisins"); "17 y 2 a 5" two straight-ups ("y" says another bet)
+    "Finale 5/8 à cheval à 5",
+    "A tenner on evens",
+    "cero y vecinos a cinco",
+    "17 y 2 a 5",
+    "finales cero a cinco",
+    "finales 5/8 a caballo a 5",
+    "completo del cero a uno",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
