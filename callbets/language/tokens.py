@@ -28,7 +28,6 @@ from ..errors import AmbiguousError, StakeError, UnrecognizedError
 from ..messages import said as message
 from .indefinite import article_or_one
 from .kinds import (
-    LINKS,
     NUMBERISH,
     OUTSIDE_WORDS,
     POSITION_WORDS,
@@ -40,6 +39,7 @@ from .kinds import (
 from .lexicon import ARTICLE, BOTH, MONEY_WORD, VALUED_PIECES, Lexicon, Tok
 from .ranges import ranges
 from .sectors import sectors
+from .separators import check_ends, slashes_apart, trimmed_commas
 from .sides import sides
 
 MAX_AMOUNT = 1_000_000
@@ -338,8 +338,8 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     out = _of_pieces(_merge(out))
     out = _retype(_prefix_as_on(out))
     phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
-    out = _with_amount(_leading_on(_phrasal_on(_trim_commas(_slashes_apart(out)), phrasal)))
-    _check_ends(out)
+    out = _with_amount(_leading_on(_phrasal_on(trimmed_commas(slashes_apart(out)), phrasal)))
+    check_ends(out)
     return tuple(out)
 
 
@@ -432,37 +432,6 @@ def _leading_on(toks: list[Tok]) -> list[Tok]:
         and toks[-2].type not in NUMBERISH | {"COMMA", "AND"}
     )
     return toks[1:] if said or bare else toks
-
-
-def _slashes_apart(toks: list[Tok]) -> list[Tok]:
-    """ "tercio a 5 / huerf a 5": a slash right after a stake and before a bet word
-    separates two bets, as a comma does.  Elsewhere it joins numbers ("5/8"), and one left
-    with a number missing ("17/ a 5") is refused."""
-    return [t._replace(type="COMMA") if t.type == "SLASH" and _after_stake(toks, i) and (
-        i + 1 < len(toks) and not is_number(toks[i + 1])
-        and toks[i + 1].type not in STAKE_WORDS | SEPARATORS | LINKS
-    ) else t for i, t in enumerate(toks)]  # fmt: skip
-
-
-def _after_stake(toks: list[Tok], i: int) -> bool:
-    """Whether toks[i] comes right after a whole stake ("a 5", "5 euros", "5 each")."""
-    if i < 2:
-        return False
-    before = toks[i - 1]
-    said = is_number(before) and toks[i - 2].type in STAKE_PREFIXES
-    return said or before.type in ("CURRENCY", "EACH", "IN_ALL")
-
-
-def _trim_commas(toks: list[Tok]) -> list[Tok]:
-    """Commas at either end are punctuation around words dropped ("Pour moi, voisins…"), and
-    so are those right after "and" ("Huérfanos a 5 y, además, huérfanos en pleno a 5")."""
-    start, end = 0, len(toks)
-    while start < end and toks[start].type == "COMMA":
-        start += 1
-    while end > start and toks[end - 1].type == "COMMA":
-        end -= 1
-    return [t for i, t in enumerate(toks[start:end], start)
-            if not (t.type == "COMMA" and toks[i - 1].type in ("AND", "COMMA"))]  # fmt: skip
 
 
 def _prefix_sign(toks: list[Tok], i: int) -> bool:
@@ -576,20 +545,3 @@ def _total_after(toks: list[Tok]) -> list[Tok]:
         if out[i].type == "TOTAL_PREFIX" and before and not amount_after:
             out[i] = out[i]._replace(type="IN_ALL")
     return out
-
-
-def _check_ends(toks: list[Tok]) -> None:
-    if not toks:
-        return
-    first, last = toks[0], toks[-1]
-    if first.type in SEPARATORS or first.type in LINKS:
-        raise UnrecognizedError(message("starts_with", word=first.text), column=first.start)
-    if last.type in SEPARATORS or last.type in LINKS:
-        raise UnrecognizedError(message("stops_at", word=last.text), column=last.start)
-    for a, b in itertools.pairwise(toks):
-        if a.type in SEPARATORS and b.type in SEPARATORS and a.type != "COMMA":
-            said = f"{a.text} {b.text}"
-            raise UnrecognizedError(message("missing_between", said=said), column=b.start)
-        if a.type in SEPARATORS - {"COMMA"} and b.type in STAKE_WORDS:
-            said = f"{a.text} {b.text}"
-            raise UnrecognizedError(message("bet_missing_between", said=said), column=b.start)

@@ -1,0 +1,74 @@
+"""Separators and punctuation between the bets, checked and tidied before the grammar
+reads the tokens (:mod:`callbets.language.tokens`).  Language-neutral: it goes by
+terminal names.
+
+* A separator stands between two things.  One at the start ("et les voisins") or the end
+  ("tiers et") means the announcement was cut: refused, never read without it.  Two in a
+  row, or "and" right before a stake, miss a bet between them.
+* Commas at either end are only punctuation ("Pour moi, voisins à 5"), and so is one right
+  after "and".
+* A slash right after a stake and before a bet word separates two bets ("tercio a 5 /
+  huerf a 5").
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..errors import UnrecognizedError
+from ..messages import said as message
+from .kinds import LINKS, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is_number
+from .lexicon import Tok
+
+
+def slashes_apart(toks: list[Tok]) -> list[Tok]:
+    """ "tercio a 5 / huerf a 5": a slash right after a stake and before a bet word
+    separates two bets, as a comma does.  Elsewhere it joins numbers ("5/8"), and one left
+    with a number missing ("17/ a 5") is refused."""
+    return [t._replace(type="COMMA") if t.type == "SLASH" and _after_stake(toks, i) and (
+        i + 1 < len(toks) and not is_number(toks[i + 1])
+        and toks[i + 1].type not in STAKE_WORDS | SEPARATORS | LINKS
+    ) else t for i, t in enumerate(toks)]  # fmt: skip
+
+
+def _after_stake(toks: list[Tok], i: int) -> bool:
+    """Whether toks[i] comes right after a whole stake ("a 5", "5 euros", "5 each")."""
+    if i < 2:
+        return False
+    before = toks[i - 1]
+    said = is_number(before) and toks[i - 2].type in STAKE_PREFIXES
+    return said or before.type in ("CURRENCY", "EACH", "IN_ALL")
+
+
+def trimmed_commas(toks: list[Tok]) -> list[Tok]:
+    """Commas at either end are punctuation around words dropped ("Pour moi, voisins…"), and
+    so are those right after "and" ("Huérfanos a 5 y, además, huérfanos en pleno a 5")."""
+    start, end = 0, len(toks)
+    while start < end and toks[start].type == "COMMA":
+        start += 1
+    while end > start and toks[end - 1].type == "COMMA":
+        end -= 1
+    return [t for i, t in enumerate(toks[start:end], start)
+            if not (t.type == "COMMA" and toks[i - 1].type in ("AND", "COMMA"))]  # fmt: skip
+
+
+def check_ends(toks: list[Tok]) -> None:
+    """Refuse a separator or a link at either end, two separators in a row, and "and"
+    right before a stake.
+
+    :raises UnrecognizedError: the announcement is cut, or a bet is missing.
+    """
+    if not toks:
+        return
+    first, last = toks[0], toks[-1]
+    if first.type in SEPARATORS or first.type in LINKS:
+        raise UnrecognizedError(message("starts_with", word=first.text), column=first.start)
+    if last.type in SEPARATORS or last.type in LINKS:
+        raise UnrecognizedError(message("stops_at", word=last.text), column=last.start)
+    for a, b in itertools.pairwise(toks):
+        if a.type in SEPARATORS and b.type in SEPARATORS and a.type != "COMMA":
+            said = f"{a.text} {b.text}"
+            raise UnrecognizedError(message("missing_between", said=said), column=b.start)
+        if a.type in SEPARATORS - {"COMMA"} and b.type in STAKE_WORDS:
+            said = f"{a.text} {b.text}"
+            raise UnrecognizedError(message("bet_missing_between", said=said), column=b.start)
