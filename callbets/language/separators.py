@@ -52,9 +52,21 @@ def trimmed_commas(toks: list[Tok]) -> list[Tok]:
             if not (t.type == "COMMA" and toks[i - 1].type in ("AND", "COMMA"))]  # fmt: skip
 
 
+def _stake_first(toks: list[Tok], i: int) -> bool:
+    """Whether toks[i:] is a stake said before the bet it is for ("… y a 5 el par")."""
+    bet = toks[i + 2] if i + 2 < len(toks) else None
+    return (
+        toks[i].type in STAKE_PREFIXES
+        and i + 1 < len(toks)
+        and is_number(toks[i + 1])
+        and bet is not None
+        and bet.type not in SEPARATORS | STAKE_WORDS | LINKS
+    )
+
+
 def check_ends(toks: list[Tok]) -> None:
     """Refuse a separator or a link at either end, two separators in a row, and "and"
-    right before a stake.
+    right before a stake (not a stake said before its own bet: "… y a 5 el par").
 
     :raises UnrecognizedError: the announcement is cut, or a bet is missing.
     """
@@ -65,10 +77,14 @@ def check_ends(toks: list[Tok]) -> None:
         raise UnrecognizedError(message("starts_with", word=first.text), column=first.start)
     if last.type in SEPARATORS or last.type in LINKS:
         raise UnrecognizedError(message("stops_at", word=last.text), column=last.start)
-    for a, b in itertools.pairwise(toks):
+    for i, (a, b) in enumerate(itertools.pairwise(toks)):
         if a.type in SEPARATORS and b.type in SEPARATORS and a.type != "COMMA":
             said = f"{a.text} {b.text}"
             raise UnrecognizedError(message("missing_between", said=said), column=b.start)
-        if a.type in SEPARATORS - {"COMMA"} and b.type in STAKE_WORDS:
+        if (
+            a.type in SEPARATORS - {"COMMA"}
+            and b.type in STAKE_WORDS
+            and not _stake_first(toks, i + 1)
+        ):
             said = f"{a.text} {b.text}"
             raise UnrecognizedError(message("bet_missing_between", said=said), column=b.start)

@@ -448,6 +448,12 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         self.staked_upto = len(self.drafts)
         self.current, self.forward = None, None
 
+    def _said_first(self, el: StakeEl) -> bool:
+        """Whether a stake a piece, said after "and" or a comma once every call before has
+        its own, is for the bet said after it ("à 5 le rouge et à 5 le pair")."""
+        after_sep = self.current is None and self.last_sep in ("and", "comma")
+        return el.kind == "piece" and after_sep and all(d.stake is not None for d in self.drafts)
+
     def _ask_centre_or_stake(self, el: StakeEl) -> None:
         """ "les voisins de 17": the neighbours of 17, or the voisins du zéro at 17 a piece?
         People mean either (hidden sets: the first more often); never the voisins
@@ -507,6 +513,9 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
                 d.stake = el
             targets = tuple(i for i, d in enumerate(self.drafts) if d.stake is el)
             self.checks.append(Check("total", said.amount, said.text, said.start, targets))
+            return
+        if self._said_first(el):
+            self.forward, self.current = replace(el, lead=True), None
             return
         raise StakeError(message("second_stake", word=el.text), column=el.start)
 
