@@ -142,8 +142,14 @@ def test_a_bet_after_the_last_stake_is_asked_about():
     with pytest.raises(AmbiguousError) as info:
         parse("voisins à 5 et tiers", "fr")
     assert info.value.readings == ["voisins x5 ; tiers x1", "voisins x5 ; tiers x5"]
+    # the total said again after a comma, or the 30 en plein?  The total: every author of
+    # the phrasing sets reads the croupier's call-back so (another number is asked)
+    assert notation("tiers par 5, 30") == "tiers x5"
     with pytest.raises(AmbiguousError) as info:
-        parse("tiers par 5, 30", "fr")  # the total said again, or the 30 en plein?
+        parse("tiers par 5, 20", "fr")
+    assert info.value.readings == ["tiers x5 ; straight 20 x1", "tiers x5 ; straight 20 x5"]
+    with pytest.raises(AmbiguousError) as info:
+        parse("tiers par 5 et 30", "fr")  # said with "et", it may be a bet: asked
     assert "tiers x5" in info.value.readings
     assert notation("voisins par 5, 45") == "voisins x5"  # 45 is no number: the total
     with pytest.raises(StakeError):

@@ -65,7 +65,7 @@ class Placing:
             self._verify(check, placed)
         for before, after in self.repeats:
             self._ask_repeat(before, after, placed)
-        self._ask_unstaked_tail(placed)
+        placed = self._ask_unstaked_tail(placed)
         self._ask_unstaked_before(placed)
         self._ask_trailing_number(placed)
         self._ask_named_pairs(placed)
@@ -101,6 +101,12 @@ class Placing:
         for i, d in enumerate(self.drafts):
             if d.also is None:
                 continue
+            if i and _neighbours_then_number(self.drafts[i - 1], d):
+                # "el 17 con dos vecinos a 5 y el 20 también": the 20's neighbours too?
+                n = d.nums.numbers[0]  # type: ignore[union-attr]
+                said = _said_call(self.drafts[i - 1])
+                raise AmbiguousError(said_message("same_bet_again", n=n, said=said), [],
+                                     column=d.start)  # fmt: skip
             before = self.drafts[i - 1].stake if i else None
             if d.stake is not None and d.stake is not before:
                 raise StakeError(said_message("also_own_stake", word=d.also.text),
@@ -259,11 +265,15 @@ class Placing:
                     column=stake.start,
                 )
 
-    def _ask_unstaked_tail(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
-        """ "voisins à 5 et tiers": is the tiers at 5 too, or at one piece?  Ask."""
+    def _ask_unstaked_tail(
+        self, placed: list[tuple[Draft, PlacedCall]]
+    ) -> list[tuple[Draft, PlacedCall]]:
+        """ "voisins à 5 et tiers": is the tiers at 5 too, or at one piece?  Ask.  One
+        number said last after a comma that is the total of every call before is the
+        croupier's total ("Tiers by five for the gentleman, thirty"), not a bet."""
         last = max((i for i, d in enumerate(self.drafts) if d.stake is not None), default=None)
         if last is None or last == len(self.drafts) - 1:
-            return
+            return placed
         tail = self.drafts[last + 1 :]
         stake = self.drafts[last].stake
         assert stake is not None
@@ -278,6 +288,8 @@ class Placing:
             readings.append(said(head + [replace(c, unit=stake.amount) for c in rest]))
         if len(tail) == 1 and tail[0].is_bare and tail[0].nums is not None:
             total = sum(c.total for c in head)
+            if tail[0].nums.numbers == (total,) and tail[0].sep_before == "comma":
+                return [(d, p) for d, p in placed if d is not tail[0]]
             if tail[0].nums.numbers == (total,):
                 readings.append(said(head))
         raise AmbiguousError(
@@ -506,7 +518,7 @@ def _said_call(draft: Draft) -> str:
     word = draft.words[0].text if draft.words else ""
     if not word and draft.neighbours is not None:
         word = draft.neighbours.text
-    numbers = draft.nums.numbers if draft.nums is not None else ()
+    numbers = draft.nums.numbers if draft.nums is not None else draft.centres
     return " ".join([word, *map(str, numbers)]).strip()
 
 
@@ -523,6 +535,13 @@ def _described(draft: Draft, said: Draft) -> bool:
         and position.name == draft.head
         and (number in position.numbers)
     )
+
+
+def _neighbours_then_number(before: Draft, draft: Draft) -> bool:
+    """A number said alone after a call on one number's neighbours ("le 17 et les
+    voisins à 5, et le 20 aussi")."""
+    said = before.nums.numbers if before.nums is not None else before.centres
+    return before.neighbours is not None and len(said) == 1 and _single(draft)
 
 
 def _bare(draft: Draft) -> bool:
