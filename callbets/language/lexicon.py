@@ -79,6 +79,7 @@ TEXT_ROLES = (
     "PLURAL_STRAIGHT",
     "PHRASAL_ON",
     "VOISINS_NAME",
+    "TWO_WAYS",
 )
 ZERO_WORDS = "ZERO_WORDS"
 """A role made from the number words worth 0, not written in a grammar."""

@@ -329,6 +329,12 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     :raises UnrecognizedError: a separator or link at the start or the end.
     :raises AmbiguousError: ``1 à 18`` without "de": a range, or the 1 at 18 a piece?
     """
+    two_ways = lexicon.roles.get("TWO_WAYS", frozenset())
+    for t in toks:
+        if t.text in two_ways and t.value is not None:  # "veinte y cinco": 25, or 20 and 5?
+            ten, unit = t.value // 10 * 10, t.value % 10
+            said = message("one_or_two", said=t.text, one=t.value, ten=ten, unit=unit)
+            raise AmbiguousError(said, [], column=t.start)
     out = [_typed(t) for t in toks]
     for t in out:
         if t.value is not None and t.value > MAX_AMOUNT:

@@ -50,7 +50,8 @@ def spellings(lang: str, value: int) -> tuple[str, ...]:
     def tok(text: str) -> Tok:
         return Tok("N", text, 0, 0, words.get(text))
 
-    found = [w for w, v in words.items() if v == value]
+    two_ways = grammar.lexicon.roles.get("TWO_WAYS", frozenset())  # asked: not read as it
+    found = [w for w, v in words.items() if v == value and w not in two_ways]
     joins = sorted(composer.join_words)
     for head, rest in itertools.product(words, repeat=2):
         for join in ["", *joins]:
