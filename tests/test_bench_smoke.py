@@ -195,6 +195,14 @@ DISAGREES = {
     "finales cero a cinco",
     "finales 5/8 a caballo a 5",
     "completo del cero a uno",
+    # sets 29 and 30: the house decides, as above; a total "in all" for two calls is
+    # shared by their pieces (rules.md: "tiers et jeu zéro, 60 en tout"); "finales 3 y 6"
+    # are two finales ("y" says another bet; the finale à cheval is said "3/6")
+    "Finale 5/8 a cavallo da 2",
+    "finales cinco ocho a caballo a diez",
+    "Finales 0 a 10",
+    "Vecinos y tercio, 60 en total.",
+    "finales tres y seis a cinco",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
