@@ -280,6 +280,8 @@ def _assemble(toks: list[Tok], runs: list[Run], groupings: list[list[Tok]]) -> l
 def _thousands_in_digits(toks: list[Tok]) -> list[Tok]:
     """ "2 mil pesos", "5 mille": digits then the word for a thousand, with no other
     number word after it, are one number (2000)."""
+    if not any(t.value == 1000 for t in toks):
+        return toks
     out: list[Tok] = []
     for i, tok in enumerate(toks):
         before = out[-1] if out else None

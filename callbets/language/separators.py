@@ -25,6 +25,8 @@ def slashes_apart(toks: list[Tok]) -> list[Tok]:
     """ "tercio a 5 / huerf a 5": a slash right after a stake and before a bet word
     separates two bets, as a comma does.  Elsewhere it joins numbers ("5/8"), and one left
     with a number missing ("17/ a 5") is refused."""
+    if not any(t.type == "SLASH" for t in toks):
+        return toks
     return [t._replace(type="COMMA") if t.type == "SLASH" and _after_stake(toks, i) and (
         i + 1 < len(toks) and not is_number(toks[i + 1])
         and toks[i + 1].type not in STAKE_WORDS | SEPARATORS | LINKS

@@ -353,6 +353,8 @@ def _between(toks: list[Tok]) -> list[Tok]:
     """ "a cavallo tra il 21 e il 24", "split between 14 and 17": a position word, then
     "between" (BETWEEN) and two numbers joined by "and", is that position on the two
     numbers ("cavallo 21/24"); "between" anywhere else is left to be refused."""
+    if not any(t.type == "BETWEEN" for t in toks):
+        return toks
     out = list(toks)
     for i in range(len(out) - 4, 0, -1):
         position, between, first, joined, second = out[i - 1 : i + 4]
@@ -384,6 +386,8 @@ def _phrasal_on(toks: list[Tok], phrasal: frozenset[str]) -> list[Tok]:
 def _with_amount(toks: list[Tok]) -> list[Tok]:
     """ "le jeu zéro avec 40 en tout", "juego cero con 40 en total": a "with" just before
     an amount said "in all" or "each" is the stake's, not the neighbours' "with"."""
+    if not any(t.type == "WITH" for t in toks):
+        return toks
     return [t for i, t in enumerate(toks) if not (
         t.type == "WITH" and i + 2 < len(toks) and toks[i + 1].type in ("AMOUNT", "MONEY")
         and toks[i + 2].type in ("IN_ALL", "EACH")) and not _with_on_outside(toks, i)]  # fmt: skip
@@ -493,6 +497,8 @@ def _of_pieces(toks: list[Tok]) -> list[Tok]:
 def _checked_in_all(toks: list[Tok]) -> list[Tok]:
     """ "ça fait 25 en tout", "that's forty-five all in", "son 25 en total": "in all" after
     the total a check says is that total's (a check is of everything before it)."""
+    if not any(t.type == "EQUALS" for t in toks):
+        return toks
     return [t for i, t in enumerate(toks) if not (
         t.type == "IN_ALL" and i >= 2 and toks[i - 2].type == "EQUALS"
         and toks[i - 1].type in ("NUMBER", "MONEY")
@@ -503,6 +509,8 @@ def _described(toks: list[Tok]) -> list[Tok]:
     """ "sestina 22, cioè 19 20 21 22 23 24": "that is" (EQUALS) before several numbers
     describes the position said before it, as a comma does; before one number it is a
     total ("serie da 5, cioè 30")."""
+    if not any(t.type == "EQUALS" for t in toks):
+        return toks
     return [t._replace(type="COMMA") if t.type == "EQUALS" and i + 2 < len(toks)
             and is_number(toks[i + 1]) and (is_number(toks[i + 2]) or toks[i + 2].type == "SLASH")
             and _position_on_one_number(toks, i) else t for i, t in enumerate(toks)]  # fmt: skip

@@ -21,6 +21,8 @@ def _ordinals_share_noun(elements: list[Element]) -> list[Element]:
     """ "la première douzaine et la troisième", "50 a la primera docena y 50 a la tercera":
     an ordinal said alone, after a call that said an ordinal with its noun (dozen or
     column), takes that noun."""
+    if not any(_is_outside(el) for el in elements):
+        return elements
     out: list[Element] = []
     noun: WordEl | None = None
     for i, el in enumerate(elements):
@@ -63,6 +65,8 @@ def _stakes_after_numbers(elements: list[Element]) -> list[Element]:
     first, its stake, then "on" and its numbers, is the bet said with its stake after
     ("un plein sur le 32 de 25 euros").  Only when the numbers end the call: "pleno a 5
     al 17 y al 20" is left as it is (refused)."""
+    if not any(isinstance(el, LinkEl) for el in elements):
+        return elements
     out = list(elements)
     for i in range(len(out) - 3):
         word, stake, link, nums = out[i : i + 4]
@@ -87,6 +91,8 @@ def _amounts_before_positions(elements: list[Element]) -> list[Element]:
     amount said first, then a position word linked to its numbers, is that position's stake
     (not the straight-up on the amount).  A position of several numbers must have them all
     after the link ("17 à cheval sur le 20" stays refused)."""
+    if not any(isinstance(el, LinkEl) for el in elements):
+        return elements
     out = list(elements)
     for i in range(len(out) - 3):
         amount, word, link, nums = out[i : i + 4]
