@@ -37,7 +37,7 @@ _WORD = re.compile(
   | (?P<word>[a-z]+'?)              # l' dell' s'
   | (?P<slash>/|(?<=\d)\s*[-—]\s*(?=\d))   # 5/8 and 5-8
   | (?P<sign>-(?=\s*\d))             # -5: a sign, never part of a bet
-  | (?P<comma>[,;\n])               # a new line separates like a comma
+  | (?P<comma>[,;:\n])              # a colon or a new line separates like a comma
   | (?P<stop>(?<=[a-z0-9])[.!?…]+(?=\s))   # "Tiers à 5. 17 en plein": a sentence ends
   | (?P<symbol>[&+=€£$×@])
   | (?P<hyphen>-)                   # dix-sept, or a hyphen cut off a word

@@ -123,6 +123,8 @@ class Composer:
         head = 1 if k == 0 else toks[0].value
         if head is None or not 1 <= head <= 9:
             return None
+        if k == 1 and head > 1 and head * 100 in self.values_with_a_word:
+            return None  # "a cinco ciento cincuenta": 5 then 150 ("quinientos" is 500)
         rest = self._rest(toks[k + 1 :], 100)
         if rest is None:
             return None
