@@ -31,8 +31,10 @@ def article_or_one(toks: Sequence[Tok], i: int, lexicon: Lexicon) -> Tok:
     position, after = toks[i + 1], toks[i + 2]
     if position.type not in POSITION_WORDS:
         return tok
-    if (after.type in LINKS or _from_to(toks, i + 2, lexicon)) and i + 3 < len(toks):
-        after = toks[i + 3]
+    if (after.type in LINKS | {"BETWEEN"} or _from_to(toks, i + 2, lexicon)) and i + 3 < len(toks):
+        after = toks[i + 3]  # "un caballo entre el 26 y el 29": the article said, then it
+        if after.type == ARTICLE and i + 4 < len(toks):
+            after = toks[i + 4]
     elif (linked := _past_stake(toks, i + 2)) is not None:
         after = toks[linked]
     if not is_number(after) and _linked_later(toks, i + 2):
