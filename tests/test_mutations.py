@@ -28,6 +28,12 @@ REVIEWED = {
     ("fr", "en plein sur le 29"): "straight 29 x1",
     ("es", "Póngame al pleno del 36"): "straight 36 x1",
     ("it", "Mi mette in pieno sul 29, grazie"): "straight 29 x1",
+    # the stake's amount dropped before a colon: the amount after it is the stake said
+    ("es", "Tercio a : sesenta"): "tiers x60",
+    (
+        "es",
+        "Tenemos tercio a diez, huérfanos a diez y vecinos del cero a : ciento cincuenta y cinco.",
+    ): "tiers x10 ; orphelins x10 ; voisins x155",
     # a whole bet after the correction replaces the call before, whatever it was
     ("fr", "colonne, non, troisième douzaine à 5"): "dozen 3 x5",
     # either part of "2 mil" dropped leaves another amount, said whole ("mil" is 1000)
