@@ -203,6 +203,10 @@ DISAGREES = {
     "Finales 0 a 10",
     "Vecinos y tercio, 60 en total.",
     "finales tres y seis a cinco",
+    # sets 31 and 32: the house decides, as above
+    "finale cinq huit à cheval par cinq",
+    "Finales 5/8 a caballo a 5.",
+    "finales del cero en pleno a cinco",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
