@@ -247,14 +247,9 @@ class Decoder:
             x = x + h @ layer.ffn_out[0] + layer.ffn_out[1]
         return _norm(x, self.final_norm), grown
 
-    def scores(self, hidden: Array, tokens: npt.NDArray[np.int64]) -> Array:
-        """The logits of some tokens only, for each hypothesis (the output layer shares
-        the embeddings)."""
-        return _f32(hidden @ self.embeddings[tokens].T)
-
     def logits(self, hidden: Array) -> Array:
-        """The logits of every token, for each hypothesis (the embeddings read in place:
-        gathering all of them first copied 106 MB a step)."""
+        """The logits of every token, for each hypothesis (the output layer shares the
+        embeddings, read in place: gathering them first copied 106 MB a step)."""
         return _f32(hidden @ self.embeddings.T)
 
 
