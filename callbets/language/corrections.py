@@ -20,7 +20,10 @@ corrects.  The rules are the same in every language and never guess:
   "pleno al ocho, no, al once") is the one said before them;
 * a correction at the start corrects nothing and is dropped ("Pardon, les voisins à 5");
   one with nothing after it, or that none of the rules places, is asked: "say the whole
-  bet again".
+  bet again";
+* after a correction at the start, the announcement itself corrects what was heard
+  before, and a "no" inside it may say what it is not ("Perdón, huérfanos a 10 no a 5":
+  at 10, not at 5): a second correction is asked.
 """
 
 from __future__ import annotations
@@ -48,8 +51,12 @@ def corrected(toks: Sequence[Tok]) -> tuple[Tok, ...]:
     :raises AmbiguousError: a correction that cannot be placed unambiguously.
     """
     out = tuple(toks)
+    leading = False
     while any(t.type in MARKERS for t in out):
         at = next(i for i, t in enumerate(out) if t.type in MARKERS)
+        if leading and at:
+            raise _unclear(out[at])  # "Perdón, huérfanos a 10 no a 5": 10, not 5?
+        leading = not _strip(out[:at], trailing=True)
         out = _apply(out[:at], out[at], out[at + 1 :])
     return out
 
@@ -161,8 +168,9 @@ def _count(toks: Sequence[Tok]) -> int:
 def _alone(before: Sequence[Tok], first: int) -> bool:
     """Whether the numbers at ``first`` (after their position word, if any) begin a call
     of their own: at the start, or after a separator that follows a whole staked call
-    ("voisins à 5 et le 17 à 5", not "voisins et le 17 à 5", whose stake is shared)."""
-    while first > 0 and before[first - 1].type in POSITION_WORDS:
+    ("voisins à 5 et le 17 à 5", not "voisins et le 17 à 5", whose stake is shared).  The
+    position word and the "on" before the numbers are theirs ("pleno al 14 a 10")."""
+    while first > 0 and before[first - 1].type in POSITION_WORDS | LINKS:
         first -= 1
     if first == 0:
         return True

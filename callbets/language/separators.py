@@ -9,6 +9,8 @@ terminal names.
   after "and".
 * A slash right after a stake and before a bet word separates two bets ("tercio a 5 /
   huerf a 5").
+* An "on" said again right after the number a position word's "on" led to starts the
+  next number of a list, as a comma would ("plenos al cuatro al nueve y al veintiuno").
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import itertools
 
 from ..errors import UnrecognizedError
 from ..messages import said as message
-from .kinds import LINKS, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is_number
+from .kinds import LINKS, POSITION_WORDS, SEPARATORS, STAKE_PREFIXES, STAKE_WORDS, is_number
 from .lexicon import Tok
 
 
@@ -40,6 +42,31 @@ def _after_stake(toks: list[Tok], i: int) -> bool:
     before = toks[i - 1]
     said = is_number(before) and toks[i - 2].type in STAKE_PREFIXES
     return said or before.type in ("CURRENCY", "EACH", "IN_ALL")
+
+
+def ons_listed(toks: list[Tok]) -> list[Tok]:
+    """ "plenos al cuatro al nueve": after a position word and its "on" and number, an "on"
+    and a number again are the next of a list; a comma is put between them (with an
+    amount first, "cinco al 17 al 20", nothing changes, and it is refused)."""
+    out: list[Tok] = []
+    for t in toks:
+        if t.type == "ON" and _listing_ons(out):
+            out.append(t._replace(type="COMMA", text=",", end=t.start))
+        out.append(t)
+    return out
+
+
+def _listing_ons(before: list[Tok]) -> bool:
+    """Whether ``before`` ends with a position word then "on" and a number, once or more
+    ("pleno al 4", "pleno al 4 , al 9")."""
+    i = len(before)
+    while i >= 2 and is_number(before[i - 1]) and before[i - 2].type == "ON":
+        i -= 2
+        if i and before[i - 1].type in POSITION_WORDS:
+            return True
+        if i and before[i - 1].type == "COMMA":
+            i -= 1
+    return False
 
 
 def trimmed_commas(toks: list[Tok]) -> list[Tok]:

@@ -39,7 +39,7 @@ from .kinds import (
 from .lexicon import ARTICLE, BOTH, MONEY_WORD, VALUED_PIECES, Lexicon, Tok
 from .ranges import ranges
 from .sectors import sectors
-from .separators import check_ends, slashes_apart, trimmed_commas
+from .separators import check_ends, ons_listed, slashes_apart, trimmed_commas
 from .sides import sides
 
 MAX_AMOUNT = 1_000_000
@@ -344,7 +344,8 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
     out = _of_pieces(_merge(out))
     out = _retype(_prefix_as_on(out))
     phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
-    out = _with_amount(_leading_on(_phrasal_on(trimmed_commas(slashes_apart(out)), phrasal)))
+    out = trimmed_commas(ons_listed(slashes_apart(out)))
+    out = _with_amount(_leading_on(_phrasal_on(out, phrasal)))
     check_ends(out)
     return tuple(out)
 
@@ -431,10 +432,17 @@ def _leading_on(toks: list[Tok]) -> list[Tok]:
     """ "Al negro 100 euros", "sur le rouge, 50 €": an "on" word that begins the
     announcement, when the bet it leads to has its stake said after it, or a bare amount
     at the end ("al negro cincuenta"), and no other "on" follows, is only "on"; alone
-    ("al 17") its amount may have been lost, and it is refused (:func:`_check_ends`)."""
-    if not toks or toks[0].type != "ON" or any(t.type == "ON" for t in toks[1:]):
+    ("al 17") its amount may have been lost, and it is refused (:func:`_check_ends`).
+    With the stake said, so are those that begin each bet of a list ("al negro y al impar
+    veinte a cada uno")."""
+    if not toks or toks[0].type != "ON":
         return toks
     said = any(t.type in STAKE_SAID for t in toks[1:])
+    listed = [i for i, t in enumerate(toks) if i and t.type == "ON"]
+    if said and listed and all(toks[i - 1].type in ("AND", "COMMA") for i in listed):
+        return [t for i, t in enumerate(toks) if i and i not in listed]
+    if listed:
+        return toks
     # "al negro cincuenta": a bare amount after the bet, weighed as "negro cincuenta" is
     bare = (
         len(toks) > 2
@@ -543,6 +551,8 @@ def _retype(toks: list[Tok]) -> list[Tok]:
                 pass  # "orphelins par cinq voisins…": the amount of "par", not a count
             elif nxt == "ON" and i > 0 and toks[i - 1].type in (*STAKE_PREFIXES, "IN_ALL"):
                 pass  # "à 2 sur le jeu zéro", "en tout 60 sur le tiers": the prefix's amount
+            elif nxt == "ON" and i > 0 and toks[i - 1].type == "ON":
+                pass  # "plenos al cuatro al nueve": the number an "on" leads to, listed
             elif new == "AMOUNT" or tok.type == "NUMBER":
                 tok = tok._replace(type=new)
         out.append(tok)

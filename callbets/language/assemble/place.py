@@ -360,7 +360,9 @@ class Placing:
             )
         try:
             words = before.words + after.words
-            again_draft = replace(before, nums=after.nums, start=after.start, words=words)
+            again_draft = replace(
+                before, nums=after.nums, centres=(), more=[], start=after.start, words=words
+            )
             (again,) = resolve(again_draft, self.house)
             again.recipe(self.house)
         except (AnnouncementError, ValueError):

@@ -320,14 +320,18 @@ def _starting_at(kind: BetKind, nums: tuple[int, ...]) -> Position | None:
     return found[0] if len(found) == 1 else None
 
 
-def _street_holding(kind: BetKind, nums: tuple[int, ...], draft: Draft) -> Position | None:
-    """ "la transversale du 32", "la terzina del 20", "the street of 11": a street linked
-    to one of its numbers, the one street that holds it (from 4 on: 1, 2 and 3 are in the
-    zero's streets too)."""
-    if kind is not BetKind.STREET or len(nums) != 1 or not draft.linked or nums[0] < 4:
+def _holding(kind: BetKind, nums: tuple[int, ...], draft: Draft) -> Position | None:
+    """ "la transversale du 32", "la terzina del 20", "the street of 11", "le sixain du
+    35": a street or six-line linked to one of its numbers, the first that holds it (a
+    street from 4 on: 1, 2 and 3 are in the zero's streets too).  A six-line that another
+    holds too is asked (:func:`_ask_which_holds_it`)."""
+    lowest = 4 if kind is BetKind.STREET else 1
+    if kind not in (BetKind.STREET, BetKind.SIXLINE) or len(nums) != 1 or not draft.linked:
+        return None
+    if nums[0] < lowest:
         return None
     found = [p for p in INSIDE.values() if p.kind is kind and nums[0] in p.numbers]
-    return found[0] if len(found) == 1 else None
+    return min(found, key=lambda p: p.numbers) if found else None
 
 
 def _ask_which_holds_it(kind: BetKind, number: int, first: Position, draft: Draft) -> None:
@@ -383,7 +387,7 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
     if kind is BetKind.CORNER and nums == (0,):
         return [Call("corner", (0, 1, 2, 3))]
     first = _starting_at(kind, nums) if draft.nums is not None and draft.nums.digits else None
-    first = first or _street_holding(kind, nums, draft)
+    first = first or _holding(kind, nums, draft)
     if first is not None:
         _ask_which_holds_it(kind, nums[0], first, draft)
         return [Call(kind.value, first.numbers)]  # "transversale 22", "sixain 1"

@@ -410,10 +410,13 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         if before.head == "voisins" and not before.words[1:] and before.stake is None:
             # "neighbours of zero and seventeen": the neighbours of 17 too, or its straight?
             return before if self.zero & set(before.words[0].text.split()) else None
-        if before.nums is None or len(before.nums.numbers) != 1 or before.words[1:]:
+        if before.nums is None or before.words[1:]:
             return None
+        # "vecinos del 2 19 y 5": the neighbours of 5 too, whatever the centres before
         neighbours_of = before.neighbours is not None and before.linked
-        if not neighbours_of and before.head not in ONE_NUMBER_CALLS:
+        if not neighbours_of and (
+            len(before.nums.numbers) != 1 or before.head not in ONE_NUMBER_CALLS
+        ):
             return None
         return before
 
@@ -443,6 +446,8 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         if not targets:
             self._stake_again(el)
             return
+        if self.drafts[-1].stake is not None:  # "le 17, 4 sur le 9 à 5": the 17's, or the 9's?
+            raise AmbiguousError(message("stake_jumps_back", word=el.text), [], column=el.start)
         for d in targets:
             d.stake = el
         self.staked_upto = len(self.drafts)
