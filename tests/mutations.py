@@ -166,7 +166,10 @@ def _meaning(text: str, lang: str) -> tuple[tuple[str, int | None], ...] | None:
     lexicon = language(lang).lexicon
     try:
         toks = lexicon.lex(words(text), text)
-        return tuple((t.type, t.value) for t in toks if t.type != "COMMA")
+        # a repeat word ("Croupier, …", "Repito: …") or the croupier's confirming word
+        # ("…, anotado") said before or after the bet only
+        kept = [t for t in toks if t.type not in ("COMMA", "READ_BACK", "CONFIRM")]
+        return tuple((t.type, t.value) for t in kept)
     except AnnouncementError:
         return None
 

@@ -43,6 +43,7 @@ from .grammar import Language, language
 from .lexicon import Tok
 from .normalize import words
 from .numbers import Reading, readings
+from .repeated import repeated
 from .tokens import drop_articles, roles
 from .transform import Element
 
@@ -184,7 +185,7 @@ def _read(grammar: Language, reading: Reading, house: House, text: str) -> _Atte
     assembler = Assembler(house, text, grammar.lexicon.roles)
     shape = None
     try:
-        toks = corrected(roles(reading.tokens, grammar.lexicon, house.piece_value))
+        toks = corrected(repeated(roles(reading.tokens, grammar.lexicon, house.piece_value)))
         try:
             tree: Any = grammar.read(toks)
         except UnexpectedInput as err:
