@@ -207,6 +207,12 @@ DISAGREES = {
     "finale cinq huit à cheval par cinq",
     "Finales 5/8 a caballo a 5.",
     "finales del cero en pleno a cinco",
+    # sets 33 and 34: "finales 7 y 8" are two finales (as sets 29 and 30); "dos veces" the
+    # call twice on the layout (set 18); Italian "i vicini" alone the vicini dello zero (as
+    # the authors of sets 5 to 32 read it)
+    "Finales 7 y 8, a 5 cada ficha",
+    "Vecinos del cero a 5 dos veces",
+    "I vicini da 5, per favore",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a

@@ -22,6 +22,9 @@ HOUSE = find_house()
 
 REVIEWED = {
     # Read by hand: each mutant says exactly what the parser places.
+    # the bet before a correction that replaces the whole call, lost: the new call stays
+    ("it", "da 5… no, mi scusi, serie 5/8 da 5"): "tiers x5",
+    ("it", "Orfanelli da … no, mi scusi, serie 5/8 da 5"): "tiers x5",
     # the amount said first dropped: a straight-up linked to its number with no stake, at
     # one piece as "en plein 29" is
     ("en", "straight up on 29"): "straight 29 x1",
