@@ -493,13 +493,26 @@ def _merge(toks: list[Tok]) -> list[Tok]:
 
 def _of_pieces(toks: list[Tok]) -> list[Tok]:
     """ "nine chips of 25", "4 fichas de 25": "of" between a count of pieces and a number
-    gives the value of each piece, as a stake a piece does."""
+    gives the value of each piece, as a stake a piece does; so does an amount with its
+    currency between the count and the pieces ("three £10 chips")."""
+    toks = _money_between(toks)
     return [
         t._replace(type="PIECE_PREFIX")
         if t.type == "OF" and 0 < i < len(toks) - 1 and toks[i - 1].type == "PIECE_COUNT"
         and toks[i + 1].type in ("NUMBER", "MONEY") else t
         for i, t in enumerate(toks)
     ]  # fmt: skip
+
+
+def _money_between(toks: list[Tok]) -> list[Tok]:
+    """ "Three £25 chips": read as "three chips of £25"."""
+    out = list(toks)
+    for i in range(len(out) - 3, -1, -1):
+        count, money, pieces = out[i : i + 3]
+        if count.type == "NUMBER" and money.type == "MONEY" and pieces.type == "PIECES":
+            counted = count._replace(type="PIECE_COUNT", text=f"{count.text} {pieces.text}")
+            out[i : i + 3] = [counted, pieces._replace(type="PIECE_PREFIX", value=None), money]
+    return out
 
 
 def _checked_in_all(toks: list[Tok]) -> list[Tok]:
