@@ -80,6 +80,7 @@ TEXT_ROLES = (
     "PHRASAL_ON",
     "VOISINS_NAME",
     "TWO_WAYS",
+    "FROM",
 )
 ZERO_WORDS = "ZERO_WORDS"
 """A role made from the number words worth 0, not written in a grammar."""

@@ -56,6 +56,8 @@ class Draft:
     centres: tuple[int, ...] = ()
     linked: bool = False
     """Its numbers came after "du"/"of" ("les voisins du 17")."""
+    from_first: bool = False
+    """Its numbers came after "from" ("sestina dal 25"): the first of its position."""
     alone: bool = False
     """Said alone, its word names a called bet: "les voisins" the voisins du zéro,
     Italian "la serie" the tiers."""

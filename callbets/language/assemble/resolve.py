@@ -386,8 +386,12 @@ def _resolve_named(draft: Draft, head: str) -> list[Call]:
         )
     if kind is BetKind.CORNER and nums == (0,):
         return [Call("corner", (0, 1, 2, 3))]
-    first = _starting_at(kind, nums) if draft.nums is not None and draft.nums.digits else None
-    first = first or _holding(kind, nums, draft)
+    digits = draft.nums is not None and draft.nums.digits
+    first = _starting_at(kind, nums) if digits or draft.from_first else None
+    if first is not None and draft.from_first:
+        return [Call(kind.value, first.numbers)]  # "sestina dal 25": the one from 25
+    if first is None and not draft.from_first:  # "sestina dal 35": none starts there
+        first = _holding(kind, nums, draft)
     if first is not None:
         _ask_which_holds_it(kind, nums[0], first, draft)
         return [Call(kind.value, first.numbers)]  # "transversale 22", "sixain 1"

@@ -90,6 +90,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
         self.zero = roles.get("ZERO_WORDS", frozenset())
         self.pleins = roles.get("PLURAL_STRAIGHT", frozenset())
         self.centre_or_stake = roles.get("CENTRE_OR_STAKE", frozenset())
+        self.from_words = roles.get("FROM", frozenset())
         """Stake words that also say "of" (French "de"): after the neighbours said alone,
         the number that follows may be their centre as well as the stake."""
         self.drafts: list[Draft] = []
@@ -355,6 +356,7 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
                 raise AmbiguousError(message("neighbours_each", said=said), [], column=el.start)
             if target.nums is None:
                 target.nums, target.linked = el, True
+                target.from_first = link.text in self.from_words
             else:
                 target.more.append(el)
             self.current = target
