@@ -133,11 +133,17 @@ def _ask_finales_run(toks: list[Tok], i: int, lexicon: Lexicon, piece_value: int
     :raises AmbiguousError: such a run.
     """
     low, link, high = toks[i], toks[i + 1], toks[i + 2]
-    if link.type != "RANGE_TO" or low.value is None or high.value is None:
+    said_from = bool(i) and _role(toks[i - 1], lexicon, "RANGE_FROM")
+    # "finali dal 3 al 6": after a "from", a "to" that is also "on" says "to"
+    # ("finales del 3 a 5": "a" is also the stake's word, and stays it)
+    to = link.type == "RANGE_TO" or (
+        said_from and link.type == "ON" and _role(link, lexicon, "RANGE_TO")
+    )
+    if not to or low.value is None or high.value is None:
         return
     if not 0 <= low.value < high.value <= 9:
         return
-    j = i - 1 if i and _role(toks[i - 1], lexicon, "RANGE_FROM") else i
+    j = i - 1 if said_from else i
     if not j or toks[j - 1].type not in FINALE_WORDS:
         return
     each = " ; ".join(f"finale_plein {d} x{piece_value}" for d in range(low.value, high.value + 1))
