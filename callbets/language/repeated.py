@@ -6,9 +6,10 @@ terminal (each language's words, in ``grammar/<lang>.lark``).
 The croupier always repeats the announcement (rules.md, after the Venice booklet), so a
 repeat is the same bet once, never a second one; it is read so only when it is the same
 bet, word for word once the words are read (it may add the total, which is then checked:
-"tercio a diez, sesenta").  A repeat that says something else is asked: the first, or
-the second?  A repeat word at the start, or with nothing after it, repeats nothing and is
-dropped ("Croupier, voisins à 5").  The croupier's word after the repeat (``CONFIRM``:
+"tercio a diez, sesenta"), or its end alone ("le tiers pour soixante, oui, soixante").
+A repeat that says something else is asked: the first, or the second?  A repeat word
+at the start, or with nothing after it, repeats nothing and is dropped ("Croupier,
+voisins à 5").  The croupier's word after the repeat (``CONFIRM``:
 "c'est noté", "confirmado") says the same: the same bet said twice right before it is
 the bet and its repeat, once ("tercio a 5, tercio a 5, confirmado").  The same bet said
 twice with neither stays a question for the parser (once, or twice?).
@@ -66,6 +67,8 @@ def _read(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[Tok
         return tuple(first)
     if _same(first, again[: len(first)]) and _adds_total(again[len(first) :]):
         return tuple(again)
+    if len(again) < len(first) and _same(first[-len(again) :], again):
+        return tuple(first)  # "le tiers pour soixante, oui, soixante": its end said again
     raise AmbiguousError(said("repeat_differs", word=marker.text), [], column=marker.start)
 
 
