@@ -50,6 +50,7 @@ from .draft import (
 from .neighbours import NeighboursSaid
 from .place import Placing
 from .regroup import regrouped
+from .stakes import StakesSaid
 
 
 def _zero_then_in_full(draft: Draft, el: Nums) -> bool:
@@ -71,7 +72,7 @@ def _position_again(cur: Draft, el: WordEl) -> bool:
     return said and el.concept in POSITION_WORDS
 
 
-class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
+class Assembler(StakesSaid, AroundCalls, BareAmounts, NeighboursSaid):
     """Runs the rules of the module docstring over one element list."""
 
     def __init__(
@@ -434,97 +435,6 @@ class Assembler(AroundCalls, BareAmounts, NeighboursSaid):
             # "tiers du 19 au 36 à 5", "vecinos del 19 al 36": passe too, or "of 19"?
             raise AmbiguousError(message("juxtaposed", word=el.text), [], column=el.start)
         self._new(el.start).range = el
-
-    def _stake(self, el: StakeEl) -> None:
-        self._refuse_stutter(el)
-        self._ask_centre_or_stake(el)
-        if not self.drafts and el.kind in ("piece", "total", "money") and self.forward is None:
-            el = replace(el, lead=True)  # "par cinq les voisins": for what follows
-        self._refuse_forward_unused()  # "à 10 1 sur rouge": the 10 would be lost
-        if el.kind == "forward" or el.lead:
-            self.forward, self.current = el, None
-            return
-        targets = [d for d in self.drafts[self.staked_upto :] if d.stake is None]
-        if not targets:
-            self._stake_again(el)
-            return
-        if self.drafts[-1].stake is not None:  # "le 17, 4 sur le 9 à 5": the 17's, or the 9's?
-            raise AmbiguousError(message("stake_jumps_back", word=el.text), [], column=el.start)
-        for d in targets:
-            d.stake = el
-        self.staked_upto = len(self.drafts)
-        self.current, self.forward = None, None
-
-    def _said_first(self, el: StakeEl) -> bool:
-        """Whether a stake a piece, said after "and" or a comma once every call before has
-        its own, is for the bet said after it ("à 5 le rouge et à 5 le pair")."""
-        after_sep = self.current is None and self.last_sep in ("and", "comma")
-        return el.kind == "piece" and after_sep and all(d.stake is not None for d in self.drafts)
-
-    def _ask_centre_or_stake(self, el: StakeEl) -> None:
-        """ "les voisins de 17": the neighbours of 17, or the voisins du zéro at 17 a piece?
-        People mean either (hidden sets: the first more often); never the voisins
-        silently.  Only where the stake word also says "of" and the number is on the
-        layout."""
-        cur = self.current
-        word = el.text.split(str(el.amount))[0].strip()  # the stake word(s): "de", "de a"
-        voisins = cur is not None and cur.neighbours is not None and cur.alone
-        if el.kind != "piece" or word not in self.centre_or_stake or not voisins:
-            return
-        if cur is None or cur.centres or cur.stake is not None or not 0 <= el.amount <= 36:
-            return
-        raise AmbiguousError(
-            message("centre_or_stake", word=word, amount=el.amount),
-            self._neighbours_or_voisins(el.amount),
-            column=el.start,
-        )
-
-    def _ask_on_centre_or_stake(self, target: Draft, link: LinkEl, el: Nums) -> None:
-        """ "vecinos al 5": "on" after the neighbours said alone, before one number on the
-        layout, may link them to their centre or say the voisins du zéro's stake; ask."""
-        voisins = target.neighbours is not None and target.alone and target.nums is None
-        if link.kind != "on" or not voisins or len(el.numbers) != 1 or el.numbers[0] > 36:
-            return
-        amount = el.numbers[0]
-        raise AmbiguousError(
-            message("centre_or_stake", word=link.text, amount=amount),
-            self._neighbours_or_voisins(amount),
-            column=link.start,
-        )
-
-    def _refuse_stutter(self, el: StakeEl) -> None:
-        """ "tiers, 10 10 euros each": a bet on 10, or the amount said twice?  Ask."""
-        cur = self.current
-        amount_first = el.text[:1].isdigit()  # "10 euros each", not "à 10"
-        said = cur.nums.numbers if cur is not None and cur.nums is not None else ()
-        if cur is not None and cur.is_bare and amount_first and said == (el.amount,):
-            raise AmbiguousError(
-                message("bet_or_amount_twice", said=f"{el.amount} {el.text}", amount=el.amount),
-                [],
-                column=cur.start,
-            )
-
-    def _stake_again(self, el: StakeEl) -> None:
-        """A stake after every call has one: a total confirms them; so does an amount with
-        its currency said before a stake a piece ("tiers, soixante euros, par dix": the
-        croupier's total, then the stake); anything else clashes."""
-        if not self.drafts:
-            raise StakeError(message("stake_before_bet", word=el.text), column=el.start)
-        if el.kind in ("total", "money"):
-            self._check(CheckEl(el.amount, el.text, el.start))
-            return
-        said = self.drafts[-1].stake
-        if el.kind == "piece" and said is not None and said.kind == "money":
-            staked = [d for d in self.drafts if d.stake is said]
-            for d in staked:
-                d.stake = el
-            targets = tuple(i for i, d in enumerate(self.drafts) if d.stake is el)
-            self.checks.append(Check("total", said.amount, said.text, said.start, targets))
-            return
-        if self._said_first(el):
-            self.forward, self.current = replace(el, lead=True), None
-            return
-        raise StakeError(message("second_stake", word=el.text), column=el.start)
 
     def _check(self, el: PiecesEl | CheckEl) -> None:
         if isinstance(el, PiecesEl) and el.of is not None:
