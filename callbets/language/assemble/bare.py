@@ -94,6 +94,17 @@ class BareAmounts:
         self.questions.append(Question(el, targets, self._said_twice(el)))
         self.current = None
 
+    def _past_questions(self, targets: list[Draft]) -> list[Draft]:
+        """The bets a stake is for, without those said before it with a bare amount of
+        their own and another bet between ("rouge cent et voisins par cinq": the 100 is
+        the red's); with nothing between ("tercio, sesenta, a diez") the stake is theirs."""
+        asked = {i for q in self.questions for i in q.targets}
+        first_other = next((d for d in targets if self.drafts.index(d) not in asked), None)
+        if first_other is None:
+            return targets
+        return [d for d in targets if self.drafts.index(d) not in asked or (
+            self.drafts.index(d) > self.drafts.index(first_other))]  # fmt: skip
+
     def _said_twice(self, el: Nums) -> bool:
         """Whether the words of ``el`` were said just before it too ("de 13 à 24 24")."""
         said = self.text[el.start : el.end]

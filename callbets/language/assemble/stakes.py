@@ -32,9 +32,11 @@ class StakesSaid:
     def _check(self, el: PiecesEl | CheckEl) -> None:
         raise NotImplementedError  # the Assembler's
 
-    if TYPE_CHECKING:  # NeighboursSaid's, after this class among the Assembler's bases
+    if TYPE_CHECKING:  # NeighboursSaid's and BareAmounts', after this class among the bases
 
         def _neighbours_or_voisins(self, amount: int) -> list[str]: ...
+
+        def _past_questions(self, targets: list[Draft]) -> list[Draft]: ...
 
     def _stake(self, el: StakeEl) -> None:
         self._refuse_stutter(el)
@@ -46,6 +48,7 @@ class StakesSaid:
             self.forward, self.current = el, None
             return
         targets = [d for d in self.drafts[self.staked_upto :] if d.stake is None]
+        targets = self._past_questions(targets)  # "rouge cent et voisins par cinq"
         if not targets:
             self._stake_again(el)
             return
@@ -125,4 +128,19 @@ class StakesSaid:
         if self._said_first(el):
             self.forward, self.current = replace(el, lead=True), None
             return
+        if self._lead_ends(said, el):
+            return
         raise StakeError(message("second_stake", word=el.text), column=el.start)
+
+    def _lead_ends(self, said: StakeEl | None, el: StakeEl) -> bool:
+        """ "200 sur passe et tiers par 10": a stake said first ("200 sur") covers the two
+        calls after it, and the second then says its own: the first is the lead's alone."""
+        led = [d for d in self.drafts if said is not None and d.stake is said]
+        first_said = said is not None and (said.kind == "forward" or said.lead)
+        if not first_said or len(led) != 2 or el.kind not in ("piece", "total"):
+            return False
+        if led[1] is not self.drafts[-1] or led[1].sep_before != "and":
+            return False
+        led[1].stake = el
+        self.staked_upto = len(self.drafts)
+        return True
