@@ -379,7 +379,7 @@ def _phrasal_on(toks: list[Tok], phrasal: frozenset[str]) -> list[Tok]:
     return [t for i, t in enumerate(toks) if not (
         t.type == "ON" and t.text in phrasal and 0 < i < len(toks) - 1
         and toks[i - 1].type not in NUMBERISH | SEPARATORS
-        and (toks[i + 1].type in STAKE_PREFIXES or (
+        and (toks[i + 1].type in STAKE_PREFIXES or toks[i + 1].type == "AMOUNT" or (
             toks[i + 1].type == "COMMA" and i + 2 < len(toks)
             and toks[i + 2].type in NUMBERISH)))]  # fmt: skip
 
