@@ -25,6 +25,9 @@ REVIEWED = {
     # an amount with its currency after a number is that number's stake ("17 £10"), and
     # ten chips of one piece go on the split: what the words say
     ("en", "Two £10 10 chips on the 2/3 split"): "straight 2 x10 ; split 2/3 x10",
+    # the outside bet's bare amount lost: the stake said after both bets is for both
+    ("fr", "rouge et voisins du zéro par cinq"): "red x5 ; voisins x5",
+    ("it", "rosso e vicini dello zero da cinque"): "red x5 ; voisins x5",
     # the bet before a correction that replaces the whole call, lost: the new call stays
     ("it", "da 5… no, mi scusi, serie 5/8 da 5"): "tiers x5",
     ("it", "Orfanelli da … no, mi scusi, serie 5/8 da 5"): "tiers x5",
