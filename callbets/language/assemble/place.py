@@ -3,7 +3,6 @@ questions that can only be asked once every call is known ("voisins à 5 et tier
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 
 from ...errors import (
@@ -18,11 +17,12 @@ from ...roulette.announcement import Announcement, Call, PlacedCall, call_names
 from ...roulette.catalogue import Recipe
 from ...roulette.layout import SIMPLE_CHANCES, BetKind
 from ..transform import StakeEl
+from .again import CallsSaidAgain
 from .draft import POSITION_WORDS, Check, Draft, Question, Walked, group_key
 from .resolve import as_position, resolve
 
 
-class Placing:
+class Placing(CallsSaidAgain):
     """Places the calls that walking the elements found."""
 
     def __init__(self, walked: Walked) -> None:
@@ -129,83 +129,6 @@ class Placing:
                 # "deux fois voisins et tiers à 5": the voisins twice, or both?
                 raise AmbiguousError(said_message("times_which", word=f"{d.times}×"), [],
                                      column=d.start)  # fmt: skip
-
-    def _read_back_dropped(
-        self, placed: list[tuple[Draft, PlacedCall]]
-    ) -> list[tuple[Draft, PlacedCall]]:
-        """ "—Tiers par 5 ! —Tiers par 5, trente euros, c'est joué.": the last call, said
-        again right after itself at the same stake with the total of one, is the
-        croupier's read-back, not a second bet (with the total of both, or none, it is
-        asked: :meth:`_ask_said_twice`)."""
-        if len(placed) < 2:
-            return placed
-        (_, first), (last, again) = placed[-2], placed[-1]
-        index = next(i for i, d in enumerate(self.drafts) if d is last)
-        read_back = first == again and any(
-            c.kind == "total" and c.targets == (index,) and c.value == again.total
-            for c in self.checks
-        )
-        return placed[:-1] if read_back else placed
-
-    def _ask_said_twice(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
-        """ "voisins à 5, voisins à 5": a call said twice is asked about, never silently
-        doubled (people and recognisers repeat themselves): at the same stake, once or
-        twice?  At another stake ("voisins à 5, voisins à 10"), both, or a correction?"""
-        calls = [p for _, p in placed]
-        for i, (draft, p) in enumerate(placed):
-            first = next((q for q in calls[:i] if q.call == p.call), None)
-            if first is None:
-                continue
-            if first == p:
-                key, other = "said_twice", [q for j, q in enumerate(calls) if j != i]
-            else:
-                key, other = "said_twice_stakes", [q for q in calls if q is not first]
-            raise AmbiguousError(
-                said_message(key, call=call_names(self.house, p)),
-                [" ; ".join(q.notation() for q in other), " ; ".join(q.notation() for q in calls)],
-                column=draft.start,
-            )
-
-    def _said_again(self) -> list[Draft]:
-        """Numbers or positions said after a called bet that are exactly its chips
-        ("orphelins, 1, 6/9, 14/17, 17/20, 31/34", "final two, 2 12 22 32"): the player
-        reads the bet back; they are no bets of their own."""
-        out: list[Draft] = []
-        i = 0
-        while i < len(self.drafts):
-            d = self.drafts[i]
-            run = list(itertools.takewhile(_bare, self.drafts[i + 1 :]))
-            if not run or _bare(d):
-                i += 1
-                continue
-            try:
-                recipe = [p for call in resolve(d, self.house) for p, _ in call.recipe(self.house)]
-            except AmbiguousError:
-                if len(run) == 1 and _described(d, run[0]):
-                    d.nums = run[0].nums  # "transversal del cero, 0-1-2": the one said
-                    out.append(run[0])
-                i += 1 + len(run)
-                continue
-            except (AnnouncementError, ValueError):
-                i += 1
-                continue
-            covered = {n for p in recipe for n in p.numbers}
-            single = run[0].nums.numbers if run[0].nums else ()
-            listed = {_position(r) for r in run}
-            chips = {p.numbers for p in recipe}
-            if len(run) == 1 and len(single) >= 3 and set(single) == covered:
-                out.append(run[0])  # "17 et les voisins, 2 25 17 34 6"
-            elif len(run) > 1 and listed == chips:
-                out.extend(run)  # "orphelins, 1, 6/9, 14/17, 17/20, 31/34"
-            elif len(run) > 1 and listed < chips:
-                calls = call_names(self.house, resolve(d, self.house)[0])
-                raise AmbiguousError(
-                    said_message("chips_read_back", calls=calls),
-                    [],
-                    column=run[0].start,
-                )
-            i += 1 + len(run)
-        return out
 
     def _resolved(self, draft: Draft) -> list[Call]:
         """The calls one draft names.  A question about one of several drafts offers no
@@ -524,21 +447,6 @@ def _said_call(draft: Draft) -> str:
     return " ".join([word, *map(str, numbers)]).strip()
 
 
-def _described(draft: Draft, said: Draft) -> bool:
-    """Whether a position named by one number that two positions hold ("sixain 22",
-    "transversale du zéro") is described right after by the numbers of one of them."""
-    if draft.head not in POSITION_WORDS or draft.nums is None or said.nums is None:
-        return False
-    (number, *more) = draft.nums.numbers
-    position = as_position(said.nums.numbers)
-    return (
-        not more
-        and position is not None
-        and position.name == draft.head
-        and (number in position.numbers)
-    )
-
-
 def _neighbours_then_number(before: Draft, draft: Draft) -> bool:
     """A number said alone after a call on one number's neighbours ("le 17 et les
     voisins à 5, et le 20 aussi")."""
@@ -553,11 +461,6 @@ def _bare(draft: Draft) -> bool:
 def _single(draft: Draft) -> bool:
     """A bare number said alone ("5", not "5/8")."""
     return draft.is_bare and draft.nums is not None and len(draft.nums.numbers) == 1
-
-
-def _position(draft: Draft) -> tuple[int, ...]:
-    found = as_position(draft.nums.numbers) if draft.nums is not None else None
-    return tuple(found.numbers) if found is not None else ()
 
 
 def draft_finales_pair(draft: Draft) -> bool:
