@@ -37,13 +37,13 @@ from ..errors import AmbiguousError, AnnouncementError, StakeError, Unrecognized
 from ..messages import said as message
 from ..roulette.announcement import Announcement
 from ..roulette.house import House, find_house
-from .assemble import Assembler
+from .assemble import Assembler, SaidAgain
 from .corrections import corrected
 from .grammar import Language, language
 from .lexicon import Tok
 from .normalize import words
 from .numbers import Reading, readings
-from .repeated import repeated
+from .repeated import READ_BACK, repeated
 from .tokens import drop_articles, roles
 from .transform import Element
 
@@ -185,7 +185,11 @@ def _read(grammar: Language, reading: Reading, house: House, text: str) -> _Atte
     assembler = Assembler(house, text, grammar.lexicon.roles)
     shape = None
     try:
-        toks = corrected(repeated(roles(reading.tokens, grammar.lexicon, house.piece_value)))
+        read = repeated(roles(reading.tokens, grammar.lexicon, house.piece_value))
+        toks = corrected(read.tokens)
+        if read.marker is not None:
+            assembler.said_again = SaidAgain(read.marker.text, read.marker.start,
+                                              must=read.marker.type == READ_BACK)  # fmt: skip
         try:
             tree: Any = grammar.read(toks)
         except UnexpectedInput as err:

@@ -18,9 +18,8 @@ twice with neither stays a question for the parser (once, or twice?).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from ..errors import AmbiguousError
-from ..messages import said
 from .lexicon import Tok
 
 READ_BACK = "READ_BACK"
@@ -33,43 +32,54 @@ LEADING = frozenset({"CORRECTION"})
 me, croupier, …"), dropped later."""
 
 
-def repeated(toks: Sequence[Tok]) -> tuple[Tok, ...]:
-    """The tokens with every repeat read (see the module docstring).
+class Repeat(NamedTuple):
+    """The tokens once the repeats are read, and the word after which the bet may have
+    been said again in other words ("—Vecinos a 25. —Vecinos del cero a veinticinco,
+    van"): whether it was is known only once the calls are placed
+    (:meth:`~callbets.language.assemble.place.Placing.announcement`)."""
 
-    :raises AmbiguousError: a repeat that differs from the bet before it.
-    """
+    tokens: tuple[Tok, ...]
+    marker: Tok | None = None
+
+
+def repeated(toks: Sequence[Tok]) -> Repeat:
+    """The tokens with every repeat read word for word (see the module docstring); where
+    one is not, the two parts with a comma between, and its word."""
     out = _confirmed(toks)
-    while any(t.type == READ_BACK for t in out):
-        at = next(i for i, t in enumerate(out) if t.type == READ_BACK)
-        out = _read(out[:at], out[at], out[at + 1 :])
-    return out
+    marker = out.marker
+    while any(t.type == READ_BACK for t in out.tokens):
+        at = next(i for i, t in enumerate(out.tokens) if t.type == READ_BACK)
+        out = _read(out.tokens[:at], out.tokens[at], out.tokens[at + 1 :])
+        marker = out.marker or marker
+    return Repeat(out.tokens, marker)
 
 
-def _confirmed(toks: Sequence[Tok]) -> tuple[Tok, ...]:
+def _confirmed(toks: Sequence[Tok]) -> Repeat:
     """Without the croupier's confirming words; the bet said twice before the first of
     them, the second time perhaps with its total, is said once."""
     at = next((i for i, t in enumerate(toks) if t.type == CONFIRM), None)
     if at is None:
-        return tuple(toks)
+        return Repeat(tuple(toks))
     said, rest = _trim(toks[:at]), [t for t in toks[at + 1 :] if t.type != CONFIRM]
     for half in range(1, len(said) // 2 + 1):
         first, again = said[:half], _trim(said[half:])
         if _same(first, again[:half]) and _adds_total(again[half:]):
-            return (*again, *rest)
-    return (*said, *rest)
+            return Repeat((*again, *rest))
+    return Repeat((*said, *rest), toks[at] if said else None)
 
 
-def _read(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> tuple[Tok, ...]:
+def _read(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> Repeat:
     first, again = _trim(before), _trim(after)
     if all(t.type in LEADING for t in first):  # "excuse me, croupier, …": nothing yet
-        return (*first, *again)
+        return Repeat((*first, *again))
     if not again:
-        return tuple(first)
+        return Repeat(tuple(first))
     if _same(first, again[: len(first)]) and _adds_total(again[len(first) :]):
-        return tuple(again)
+        return Repeat(tuple(again))
     if len(again) < len(first) and _same(first[-len(again) :], again):
-        return tuple(first)  # "le tiers pour soixante, oui, soixante": its end said again
-    raise AmbiguousError(said("repeat_differs", word=marker.text), [], column=marker.start)
+        return Repeat(tuple(first))  # "le tiers pour soixante, oui, soixante": its end again
+    pause = marker._replace(type="COMMA", text=",", end=marker.start)
+    return Repeat((*first, pause, *again), marker)
 
 
 def _trim(toks: Sequence[Tok]) -> list[Tok]:

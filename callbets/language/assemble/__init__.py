@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from ...roulette.announcement import Announcement
 from ...roulette.house import House
 from ..transform import Element
+from .draft import SaidAgain
 from .walk import Assembler
 
 
@@ -58,4 +59,4 @@ def assemble(
     return asm.announcement()
 
 
-__all__ = ["Assembler", "assemble"]
+__all__ = ["Assembler", "SaidAgain", "assemble"]

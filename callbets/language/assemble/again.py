@@ -12,7 +12,7 @@ from ...errors import AmbiguousError, AnnouncementError
 from ...messages import said as said_message
 from ...roulette.announcement import PlacedCall, call_names
 from ...roulette.house import House
-from .draft import POSITION_WORDS, Check, Draft
+from .draft import POSITION_WORDS, Check, Draft, SaidAgain
 from .resolve import as_position, resolve
 
 
@@ -22,6 +22,7 @@ class CallsSaidAgain:
     house: House
     drafts: list[Draft]
     checks: list[Check]
+    said_again: SaidAgain | None
 
     def _read_back_dropped(
         self, placed: list[tuple[Draft, PlacedCall]]
@@ -39,6 +40,24 @@ class CallsSaidAgain:
             for c in self.checks
         )
         return placed[:-1] if read_back else placed
+
+    def _said_again_once(
+        self, placed: list[tuple[Draft, PlacedCall]]
+    ) -> list[tuple[Draft, PlacedCall]]:
+        """The calls said twice around a repeat word ("—Vecinos a 25. —Vecinos del cero a
+        veinticinco, van"), the same calls at the same stakes: placed once.  After a word
+        that must repeat ("repito"), anything else is asked."""
+        again = self.said_again
+        if again is None or self.checks:
+            return placed
+        half = len(placed) // 2
+        notes = [p.notation() for _, p in placed]
+        if len(placed) % 2 == 0 and half and notes[:half] == notes[half:]:
+            return placed[:half]
+        if again.must:
+            raise AmbiguousError(said_message("repeat_differs", word=again.word), [],
+                                 column=again.column)  # fmt: skip
+        return placed
 
     def _ask_said_twice(self, placed: list[tuple[Draft, PlacedCall]]) -> None:
         """ "voisins à 5, voisins à 5": a call said twice is asked about, never silently

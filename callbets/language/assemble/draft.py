@@ -180,6 +180,17 @@ class Question:
 
 
 @dataclass(frozen=True)
+class SaidAgain:
+    """A word after which the bet may have been said again in other words (the
+    croupier's "repito", "—… van"): the calls said twice around it are placed once; where
+    ``must``, calls that are not the same twice are asked about."""
+
+    word: str
+    column: int
+    must: bool
+
+
+@dataclass(frozen=True)
 class Walked:
     """What walking the elements found, for placing: the calls as drafts, the counts and
     totals to check, the bare numbers to ask about and the repeated calls."""
@@ -194,6 +205,7 @@ class Walked:
     pleins: frozenset[str] = frozenset()
     """The plural straight-up words ("les pleins"): said of one number, they may mean the
     number and its splits (rules.md 3.10), so that is asked."""
+    said_again: SaidAgain | None = None
 
 
 def group_key(draft: Draft) -> int:

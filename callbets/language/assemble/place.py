@@ -33,6 +33,7 @@ class Placing(CallsSaidAgain):
         self.questions = walked.questions
         self.repeats = walked.repeats
         self.pleins = walked.pleins
+        self.said_again = walked.said_again
 
     def announcement(self) -> Announcement:
         """The calls with their stakes, once every element is fed.
@@ -70,6 +71,7 @@ class Placing(CallsSaidAgain):
         self._ask_trailing_number(placed)
         self._ask_named_pairs(placed)
         placed = self._read_back_dropped(placed)
+        placed = self._said_again_once(placed)
         self._ask_said_twice(placed)
         self._ask_les_pleins(placed)
         return Announcement(self.text, tuple(p for _, p in placed))

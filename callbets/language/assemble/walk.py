@@ -42,6 +42,7 @@ from .draft import (
     Check,
     Draft,
     Question,
+    SaidAgain,
     Walked,
     both_called,
     one_number,
@@ -99,6 +100,8 @@ class Assembler(StakesSaid, AroundCalls, BareAmounts, NeighboursSaid):
         self.last_sep: str | None = None
         self.staked_upto = 0
         self.link: LinkEl | None = None
+        self.said_again: SaidAgain | None = None
+        """Set by the parser: a word after which the bet may be said again in other words."""
         self.link_target: Draft | None = None
         self.forward: StakeEl | None = None
         self.checks: list[Check] = []
@@ -494,5 +497,5 @@ class Assembler(StakesSaid, AroundCalls, BareAmounts, NeighboursSaid):
         :raises AnnouncementError: an illegal or unclear bet or stake.
         """
         walked = Walked(self.house, self.text, self.drafts, self.checks, self.questions,
-                        self.repeats, self.pleins)  # fmt: skip
+                        self.repeats, self.pleins, self.said_again)  # fmt: skip
         return Placing(walked).announcement()
