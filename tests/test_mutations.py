@@ -28,6 +28,11 @@ REVIEWED = {
     # the outside bet's bare amount lost: the stake said after both bets is for both
     ("fr", "rouge et voisins du zéro par cinq"): "red x5 ; voisins x5",
     ("it", "rosso e vicini dello zero da cinque"): "red x5 ; voisins x5",
+    # the stake's amount lost before a full stop: the number after it is the stake, and
+    # "y vecinos a veinte" the vecinos del cero (what the words say; punctuation aside)
+    ("es", "—El 36 y sus vecinos a . —Treinta y seis y vecinos a veinte, van."): (
+        "neighbours 36 x36 ; voisins x20"
+    ),
     # the bet before a correction that replaces the whole call, lost: the new call stays
     ("it", "da 5… no, mi scusi, serie 5/8 da 5"): "tiers x5",
     ("it", "Orfanelli da … no, mi scusi, serie 5/8 da 5"): "tiers x5",
