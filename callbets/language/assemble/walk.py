@@ -288,7 +288,10 @@ class Assembler(StakesSaid, AroundCalls, BareAmounts, NeighboursSaid):
             self.link, self.link_target = el, self._again(self.drafts[-1], el.start)
             return
         if cur is None and el.kind == "on" and el.amount is None and self._more_straights():
-            return  # "plenos al 4 y al 16": the "on" said again, as "plenos al 4 y 16"
+            # "plenos al 4 y al 16": the "on" said again, as "plenos al 4 y 16"; its number
+            # must follow ("pleno al 17 y al… a 5" is refused)
+            self.link, self.link_target = el, None
+            return
         free = cur is not None and cur.nums is None and not cur.centres and cur.range is None
         if (
             free
@@ -344,6 +347,8 @@ class Assembler(StakesSaid, AroundCalls, BareAmounts, NeighboursSaid):
         if len(set(el.numbers)) != len(el.numbers):
             said = "/".join(map(str, el.numbers))
             raise UnrecognizedError(message("number_twice", word=said), column=el.start)
+        if self.link is not None and self.link_target is None:
+            self.link = None  # the "on" said again before a straight-up of a list
         cur = self.current
         if self.link is not None:
             target, link, self.link = self.link_target, self.link, None
@@ -394,7 +399,11 @@ class Assembler(StakesSaid, AroundCalls, BareAmounts, NeighboursSaid):
         if before.nums is None or before.stake is not self.forward:
             return False
         others = set(before.concepts) - {before.head}
-        if before.head in LISTS and others <= FINALE_WORDS:
+        one_digit = len(before.nums.numbers) == 1 and not before.more and len(el.numbers) == 1
+        if before.head in LISTS and "split" in others and one_digit:
+            # "finales a caballo del 1 y el 2": one finale à cheval takes both digits
+            before.nums = Nums(before.nums.numbers + el.numbers, before.nums.start)
+        elif before.head in LISTS and others <= FINALE_WORDS:
             before.more.append(el)
         elif (
             before.head in PAIRED
