@@ -391,7 +391,19 @@ def _with_amount(toks: list[Tok]) -> list[Tok]:
         return toks
     return [t for i, t in enumerate(toks) if not (
         t.type == "WITH" and i + 2 < len(toks) and toks[i + 1].type in ("AMOUNT", "MONEY")
-        and toks[i + 2].type in ("IN_ALL", "EACH")) and not _with_on_outside(toks, i)]  # fmt: skip
+        and toks[i + 2].type in ("IN_ALL", "EACH")) and not _with_on_outside(toks, i)
+        and not _with_pieces(toks, i)]  # fmt: skip
+
+
+def _with_pieces(toks: list[Tok], i: int) -> bool:
+    """ "vecinos con nueve fichas de veinte": "with" before a count of pieces said with
+    their value is the stake's."""
+    return (
+        toks[i].type == "WITH"
+        and i + 2 < len(toks)
+        and toks[i + 1].type == "PIECE_COUNT"
+        and toks[i + 2].type in ("PIECE_PREFIX", "EACH")
+    )
 
 
 def _with_on_outside(toks: list[Tok], i: int) -> bool:

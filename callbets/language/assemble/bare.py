@@ -51,6 +51,9 @@ class BareAmounts:
             return
         self._check(replace(el, of=None))
         self._refuse_juxtaposed()
+        # the value of the pieces counted ("vecinos nueve fichas de veinte"), never a
+        # number said after the neighbours, as after a comma
+        self.current = None
         self._stake(value)
 
     def _said_total(self, el: Nums) -> bool:
