@@ -33,6 +33,10 @@ REVIEWED = {
     ("es", "—El 36 y sus vecinos a . —Treinta y seis y vecinos a veinte, van."): (
         "neighbours 36 x36 ; voisins x20"
     ),
+    # the count lost: "con fichas de veinte" is chips of 20, the stake a piece
+    ("es", "vecinos con fichas de veinte"): "voisins x20",
+    # "Disculpe" at the start corrects nothing: without it, the same bet
+    ("es", ", ¿los vecinos del cero me los pone a 500?"): "voisins x500",
     # the bet before a correction that replaces the whole call, lost: the new call stays
     ("it", "da 5… no, mi scusi, serie 5/8 da 5"): "tiers x5",
     ("it", "Orfanelli da … no, mi scusi, serie 5/8 da 5"): "tiers x5",
