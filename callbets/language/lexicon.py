@@ -81,6 +81,7 @@ TEXT_ROLES = (
     "VOISINS_NAME",
     "TWO_WAYS",
     "FROM",
+    "YES",
 )
 ZERO_WORDS = "ZERO_WORDS"
 """A role made from the number words worth 0, not written in a grammar."""

@@ -185,7 +185,8 @@ def _read(grammar: Language, reading: Reading, house: House, text: str) -> _Atte
     assembler = Assembler(house, text, grammar.lexicon.roles)
     shape = None
     try:
-        read = repeated(roles(reading.tokens, grammar.lexicon, house.piece_value))
+        yes = grammar.lexicon.roles.get("YES", frozenset())
+        read = repeated(roles(reading.tokens, grammar.lexicon, house.piece_value), yes)
         toks = corrected(read.tokens)
         if read.marker is not None:
             assembler.said_again = SaidAgain(read.marker.text, read.marker.start,

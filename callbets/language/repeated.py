@@ -42,14 +42,19 @@ class Repeat(NamedTuple):
     marker: Tok | None = None
 
 
-def repeated(toks: Sequence[Tok]) -> Repeat:
+def repeated(toks: Sequence[Tok], yes: frozenset[str] = frozenset()) -> Repeat:
     """The tokens with every repeat read word for word (see the module docstring); where
-    one is not, the two parts with a comma between, and its word."""
+    one is not, the two parts with a comma between, and its word.
+
+    :param yes: the words of the repeat role that say "yes" ("oui", "sí"): said last, they
+        confirm one bet, and the calls before them must be one bet, or one said twice
+        ("—Vecinos a 5. —¿Tercio a 5? —Sí": which one is confirmed? asked).
+    """
     out = _confirmed(toks)
     marker = out.marker
     while any(t.type == READ_BACK for t in out.tokens):
         at = next(i for i, t in enumerate(out.tokens) if t.type == READ_BACK)
-        out = _read(out.tokens[:at], out.tokens[at], out.tokens[at + 1 :])
+        out = _read(out.tokens[:at], out.tokens[at], out.tokens[at + 1 :], yes)
         marker = out.marker or marker
     return Repeat(out.tokens, marker)
 
@@ -68,12 +73,12 @@ def _confirmed(toks: Sequence[Tok]) -> Repeat:
     return Repeat((*said, *rest), toks[at] if said else None)
 
 
-def _read(before: Sequence[Tok], marker: Tok, after: Sequence[Tok]) -> Repeat:
+def _read(before: Sequence[Tok], marker: Tok, after: Sequence[Tok], yes: frozenset[str]) -> Repeat:
     first, again = _trim(before), _trim(after)
     if all(t.type in LEADING for t in first):  # "excuse me, croupier, …": nothing yet
         return Repeat((*first, *again))
-    if not again:
-        return Repeat(tuple(first))
+    if not again:  # "…, sí": it confirms one bet
+        return Repeat(tuple(first), marker if marker.text in yes else None)
     if _same(first, again[: len(first)]) and _adds_total(again[len(first) :]):
         return Repeat(tuple(again))
     if len(again) < len(first) and _same(first[-len(again) :], again):

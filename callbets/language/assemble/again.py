@@ -54,6 +54,8 @@ class CallsSaidAgain:
         notes = [p.notation() for _, p in placed]
         if len(placed) % 2 == 0 and half and notes[:half] == notes[half:]:
             return placed[:half]
+        if len(set(notes)) == 1:  # one bet: nothing said again in other words
+            return placed
         if again.must:
             raise AmbiguousError(said_message("repeat_differs", word=again.word), [],
                                  column=again.column)  # fmt: skip
