@@ -213,6 +213,20 @@ DISAGREES = {
     "Finales 7 y 8, a 5 cada ficha",
     "Vecinos del cero a 5 dos veces",
     "I vicini da 5, per favore",
+    # sets 38 and 39: "la finale trois six" (one finale, two digits: à cheval, as "les
+    # finales 3/6"), "finales 3 y 6" (two finales, as above); a total "in all" for two
+    # calls is shared by their pieces (rules.md, as above); a stake corrected right after
+    # the last stake is that stake's ("… y tercio a diez no a veinte", set 7 settled it);
+    # "cuarenta cada uno" after two calls is a piece's (as every other author writes "10
+    # each", "20 cada una")
+    "la finale trois six par cinq",
+    "la finale tre sei da cinque",
+    "the final three six by five",
+    "Vicini e serie, 90 in tutto",
+    "serie e zero spiel in tutto centoventi",
+    "vecinos a cinco y tercio a diez no a veinte",
+    "Finales 3 y 6 a 5",
+    "huérfanos y juego cero cuarenta cada uno",
 }
 """Must-refuse lines of the sets (set1, and set3 again) that callbets places on purpose
 (bench/phrasings/README.md): no stake is one piece at the house's piece value; a
