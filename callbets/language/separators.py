@@ -45,9 +45,10 @@ def _after_stake(toks: list[Tok], i: int) -> bool:
 
 
 def ons_listed(toks: list[Tok]) -> list[Tok]:
-    """ "plenos al cuatro al nueve": after a position word and its "on" and number, an "on"
-    and a number again are the next of a list; a comma is put between them (with an
-    amount first, "cinco al 17 al 20", nothing changes, and it is refused)."""
+    """ "plenos al cuatro al nueve", "al seis al veinticuatro y al dieciocho a cinco": after
+    a position word (or at the start) and its "on" and number, an "on" and a number again
+    are the next of a list; a comma is put between them (with an amount first, "cinco al
+    17 al 20", nothing changes, and it is refused)."""
     out: list[Tok] = []
     for t in toks:
         if t.type == "ON" and _listing_ons(out):
@@ -57,12 +58,12 @@ def ons_listed(toks: list[Tok]) -> list[Tok]:
 
 
 def _listing_ons(before: list[Tok]) -> bool:
-    """Whether ``before`` ends with a position word then "on" and a number, once or more
-    ("pleno al 4", "pleno al 4 , al 9")."""
+    """Whether ``before`` ends with a position word (or the start) then "on" and a number,
+    once or more ("pleno al 4", "pleno al 4 , al 9", "al 6" said first)."""
     i = len(before)
     while i >= 2 and is_number(before[i - 1]) and before[i - 2].type == "ON":
         i -= 2
-        if i and before[i - 1].type in POSITION_WORDS:
+        if i == 0 or before[i - 1].type in POSITION_WORDS:
             return True
         if i and before[i - 1].type == "COMMA":
             i -= 1

@@ -576,7 +576,7 @@ def _retype(toks: list[Tok]) -> list[Tok]:
                 pass  # "orphelins par cinq voisins…": the amount of "par", not a count
             elif nxt == "ON" and i > 0 and toks[i - 1].type in (*STAKE_PREFIXES, "IN_ALL"):
                 pass  # "à 2 sur le jeu zéro", "en tout 60 sur le tiers": the prefix's amount
-            elif nxt == "ON" and i > 0 and toks[i - 1].type == "ON":
+            elif nxt in ("ON", "EACH", "IN_ALL") and i > 0 and toks[i - 1].type == "ON":
                 pass  # "plenos al cuatro al nueve": the number an "on" leads to, listed
             elif new == "AMOUNT" or tok.type == "NUMBER":
                 tok = tok._replace(type=new)
