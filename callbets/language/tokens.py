@@ -21,11 +21,11 @@ the role words a language lists (``RANGE_FROM``, ``RANGE_TO``), never by a word.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 from ..errors import AmbiguousError, StakeError, UnrecognizedError
 from ..messages import said as message
+from .both import both_before_stake, both_before_word
 from .indefinite import article_or_one
 from .kinds import (
     NUMBERISH,
@@ -86,11 +86,11 @@ def drop_articles(toks: Sequence[Tok], introduced: frozenset[str], lexicon: Lexi
     toks = [_one_piece(toks, i) if t.text in one_piece else t for i, t in enumerate(toks)]
     dropped: set[int] = set()
     for i, tok in enumerate(toks):
-        if tok.type == BOTH and _both_before_word(toks, i):
+        if tok.type == BOTH and both_before_word(toks, i):
             dropped.add(i - 1)  # the comma before it: the word is said of the numbers
             continue
         if tok.type == BOTH:
-            _both_before_stake(toks, i)
+            both_before_stake(toks, i)
             continue
         if tok.type != ARTICLE:
             continue
@@ -221,38 +221,6 @@ def _a_neighbour(toks: Sequence[Tok], i: int, one: frozenset[str] | tuple[()]) -
     if nxt is not None and nxt.type == "NEIGHBOURS" and nxt.text in one:
         return toks[i]._replace(type="N1", value=1)
     return toks[i]
-
-
-QUALIFIED_BY_BOTH = frozenset({"STRAIGHT"})
-"""Bet words that "both" may qualify, said after the numbers they are said of: "el 17 y el
-20, los dos a pleno", "17 and 20, both straight up".  ("Both complete" is not among them:
-"17 et 20 complets" is asked, and the assembler does not hear the "both" that answers.)"""
-
-
-def _both_before_word(toks: Sequence[Tok], i: int) -> bool:
-    """Whether "both" stands between numbers listed and a bet word said of all of them
-    (at least two numbers, an "and" or a comma between them)."""
-    if i + 1 >= len(toks) or toks[i + 1].type not in QUALIFIED_BY_BOTH:
-        return False
-    j = i - 1 if i and toks[i - 1].type == "COMMA" else i
-    listed = list(itertools.takewhile(
-        lambda t: is_number(t) or t.type in ("AND", "COMMA", ARTICLE), reversed(toks[:j])
-    ))  # fmt: skip
-    return sum(is_number(t) for t in listed) >= 2 and bool(listed) and is_number(listed[0])
-
-
-def _both_before_stake(toks: Sequence[Tok], i: int) -> None:
-    """ "tous les deux à 5": "both" qualifies the stake after it, and nothing else."""
-    j = i + 1
-    while j < len(toks) and is_number(toks[j]):
-        j += 1
-    after = toks[j] if j < len(toks) else None
-    amount = j > i + 1 and after is not None and after.type in ("EACH", "IN_ALL", "CURRENCY")
-    prefix = j == i + 1 and after is not None and after.type in STAKE_WORDS
-    if not (amount or prefix):
-        raise UnrecognizedError(
-            message("both_before_stake", word=toks[i].text), column=toks[i].start
-        )
 
 
 def _between_numbers(toks: Sequence[Tok], i: int) -> bool:
