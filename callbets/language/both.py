@@ -21,14 +21,25 @@ QUALIFIED_BY_BOTH = frozenset({"STRAIGHT"})
 
 def both_before_word(toks: Sequence[Tok], i: int) -> bool:
     """Whether "both" stands between numbers listed and a bet word said of all of them
-    (at least two numbers, an "and" or a comma between them)."""
-    if i + 1 >= len(toks) or toks[i + 1].type not in QUALIFIED_BY_BOTH:
+    (at least two numbers, an "and" or a comma between them), or their neighbours ("le 1,
+    le 9 et le 14, tous avec leurs voisins")."""
+    said_of = i + 1 < len(toks) and (
+        toks[i + 1].type in QUALIFIED_BY_BOTH or _with_neighbours(toks, i + 1)
+    )
+    if not said_of:
         return False
     j = i - 1 if i and toks[i - 1].type == "COMMA" else i
     listed = list(itertools.takewhile(
         lambda t: is_number(t) or t.type in ("AND", "COMMA", ARTICLE), reversed(toks[:j])
     ))  # fmt: skip
     return sum(is_number(t) for t in listed) >= 2 and bool(listed) and is_number(listed[0])
+
+
+def _with_neighbours(toks: Sequence[Tok], i: int) -> bool:
+    """ "tous avec leurs voisins", "los dos con sus vecinos": "with" and the neighbours,
+    which "both" says are each number's (as "1, 9 et 14 avec leurs voisins" is)."""
+    rest = [t for t in toks[i + 1 : i + 3] if t.type != ARTICLE]
+    return toks[i].type == "WITH" and bool(rest) and rest[0].type == "NEIGHBOURS"
 
 
 def both_before_stake(toks: Sequence[Tok], i: int) -> None:
