@@ -309,7 +309,7 @@ def roles(toks: Sequence[Tok], lexicon: Lexicon, piece_value: int) -> tuple[Tok,
             most = f"{MAX_AMOUNT:,}".replace(",", " ")
             raise StakeError(message("stake_too_big", value=t.value, most=most), column=t.start)
     out = _between(sides(sectors(ranges(out, lexicon, piece_value))))
-    out = _of_pieces(_merge(out))
+    out = _count_for_bet(_of_pieces(_merge(out)))
     out = _retype(_prefix_as_on(out))
     phrasal = lexicon.roles.get("PHRASAL_ON", frozenset())
     out = trimmed_commas(ons_listed(slashes_apart(out)))
@@ -482,6 +482,17 @@ def _of_pieces(toks: list[Tok]) -> list[Tok]:
         and toks[i + 1].type in ("NUMBER", "MONEY") else t
         for i, t in enumerate(toks)
     ]  # fmt: skip
+
+
+def _count_for_bet(toks: list[Tok]) -> list[Tok]:
+    """ "six jetons de dix pour le tiers", "8 gettoni da 2 per gli orfanelli": after a count
+    of pieces and their value, "for" before a bet says "on" it, not a total."""
+    return [t._replace(type="ON") if (
+        t.type in ("IN_ALL", "EITHER_PREFIX", "TOTAL_PREFIX") and 3 <= i < len(toks) - 1
+        and toks[i - 3].type == "PIECE_COUNT" and toks[i - 2].type == "PIECE_PREFIX"
+        and toks[i - 1].type in ("NUMBER", "MONEY") and not is_number(toks[i + 1])
+        and toks[i + 1].type not in ("MONEY", "AMOUNT")
+    ) else t for i, t in enumerate(toks)]  # fmt: skip
 
 
 def _money_between(toks: list[Tok]) -> list[Tok]:
