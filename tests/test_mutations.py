@@ -40,6 +40,8 @@ REVIEWED = {
     # the bet before a correction that replaces the whole call, lost: the new call stays
     ("it", "da 5… no, mi scusi, serie 5/8 da 5"): "tiers x5",
     ("it", "Orfanelli da … no, mi scusi, serie 5/8 da 5"): "tiers x5",
+    ("es", "a 5... no, cancelá eso: huérfanos a pleno a 5"): "orphelins_plein x5",
+    ("es", "Vecinos a ... no, cancelá eso: huérfanos a pleno a 5"): "orphelins_plein x5",
     # the amount said first dropped: a straight-up linked to its number with no stake, at
     # one piece as "en plein 29" is
     ("en", "straight up on 29"): "straight 29 x1",
