@@ -102,11 +102,11 @@ class BareAmounts:
         their own and another bet between ("rouge cent et voisins par cinq": the 100 is
         the red's); with nothing between ("tercio, sesenta, a diez") the stake is theirs."""
         asked = {i for q in self.questions for i in q.targets}
-        first_other = next((d for d in targets if self.drafts.index(d) not in asked), None)
+        at = {id(d): i for i, d in enumerate(self.drafts)}  # by identity: drafts may be equal
+        first_other = next((at[id(d)] for d in targets if at[id(d)] not in asked), None)
         if first_other is None:
             return targets
-        return [d for d in targets if self.drafts.index(d) not in asked or (
-            self.drafts.index(d) > self.drafts.index(first_other))]  # fmt: skip
+        return [d for d in targets if at[id(d)] not in asked or at[id(d)] > first_other]
 
     def _said_twice(self, el: Nums) -> bool:
         """Whether the words of ``el`` were said just before it too ("de 13 à 24 24")."""
